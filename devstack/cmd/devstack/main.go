@@ -1,0 +1,305 @@
+// Command devstack runs the whole KejaNest stack on one machine: it ensures
+// PostgreSQL, applies the migrations (and, for `make run`, the demo data),
+// starts every service and the gateway as child processes, waits for their
+// health, prints the URL and keys, and stops everything on Ctrl-C.
+//
+// With -ephemeral it is the test harness's stack: free ports, a fresh
+// database that is dropped at exit, and one JSON line on stdout when ready.
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/kejanest/kejanest/devstack/internal/database"
+	"github.com/kejanest/kejanest/devstack/internal/stackconf"
+	"github.com/kejanest/kejanest/devstack/internal/supervise"
+	"github.com/kejanest/kejanest/platform/devkeys"
+	"github.com/kejanest/kejanest/platform/envconf"
+	"github.com/kejanest/kejanest/platform/lifecycle"
+	"github.com/kejanest/kejanest/platform/logging"
+	"github.com/kejanest/kejanest/platform/pgcluster"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+type options struct {
+	ephemeral bool
+	seed      bool
+	root      string
+}
+
+func run() int {
+	var o options
+	flag.BoolVar(&o.ephemeral, "ephemeral", false, "test mode: free ports, a throwaway database, a JSON ready line")
+	flag.BoolVar(&o.seed, "seed", true, "apply sql/seed (demo data); ignored with -ephemeral")
+	flag.StringVar(&o.root, "root", "", "repository root (default: the folder holding go.work)")
+	flag.Parse()
+	log := logging.New(os.Stderr, "devstack", os.Getenv("LOG_LEVEL"))
+	if err := start(o, log); err != nil {
+		fmt.Fprintln(os.Stderr, "devstack:", err)
+		return 1
+	}
+	return 0
+}
+
+func start(o options, log *slog.Logger) error {
+	began := time.Now()
+	ctx, stop := lifecycle.SignalContext(context.Background())
+	defer stop()
+	if o.ephemeral {
+		// The harness owns us through a pipe: when it goes away, so do we.
+		ctx = stopOnStdinEOF(ctx)
+	}
+	root, err := repoRoot(o.root)
+	if err != nil {
+		return err
+	}
+	env := envconf.New()
+	keys := stackconf.Keys{
+		JWTSecret:      env.String(devkeys.JWTSecret, "JWT_SECRET"),
+		AnonKey:        env.String(devkeys.AnonKey, "ANON_KEY"),
+		ServiceRoleKey: env.String(devkeys.ServiceRoleKey, "SERVICE_ROLE_KEY"),
+		PublishableKey: env.String(devkeys.PublishableKey, "SUPABASE_PUBLISHABLE_KEY"),
+		SecretKey:      env.String(devkeys.SecretKey, "SUPABASE_SECRET_KEY"),
+	}
+	pgPort := env.Int(54322, "POSTGRES_PORT")
+	if err := env.Err(); err != nil {
+		return err
+	}
+	if devkeys.IsProduction(os.Getenv(devkeys.EnvVar)) {
+		return errors.New("devstack is the local development stack; production runs the services directly (see docker-compose.yml)")
+	}
+
+	st := stackconf.Stack{Root: root, BinDir: filepath.Join(root, "bin"), Ports: stackconf.DefaultPorts, Keys: keys}
+	var cleanups []func(context.Context)
+	defer func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i](context.Background())
+		}
+	}()
+
+	logDir := filepath.Join(root, ".data", "logs")
+	st.StorageDir = filepath.Join(root, ".data", "storage")
+	if o.ephemeral {
+		tmp, err := os.MkdirTemp("", "kejanest-stack-")
+		if err != nil {
+			return fmt.Errorf("temp dir: %w", err)
+		}
+		logDir, st.StorageDir = filepath.Join(tmp, "logs"), filepath.Join(tmp, "storage")
+		if st.Ports, err = freePorts(); err != nil {
+			return err
+		}
+		srv, err := pgcluster.FindServer(ctx, "TEST_DATABASE_URL", root, filepath.Join(root, ".data", "embedded-postgres"))
+		if err != nil {
+			return err
+		}
+		cleanups = append(cleanups, func(ctx context.Context) { _ = srv.Close(ctx) })
+		st.DatabaseURL = database.WithDatabase(srv.AdminURL, "kejanest_stack_"+randomHex(6))
+		if err := database.EnsureDatabase(ctx, st.DatabaseURL); err != nil {
+			return err
+		}
+		cleanups = append(cleanups, func(ctx context.Context) {
+			if err := database.DropDatabase(ctx, st.DatabaseURL); err != nil {
+				log.Warn("drop stack database", "err", err)
+			}
+			_ = os.RemoveAll(tmp)
+		})
+	} else {
+		st.DatabaseURL = os.Getenv("DATABASE_URL")
+		if st.DatabaseURL == "" {
+			url, stopPG, err := embeddedPostgres(ctx, root, pgPort, log)
+			if err != nil {
+				return err
+			}
+			st.DatabaseURL = url
+			cleanups = append(cleanups, stopPG)
+		} else if err := database.EnsureDatabase(ctx, st.DatabaseURL); err != nil {
+			return err
+		}
+	}
+
+	applied, err := database.Migrate(ctx, st.DatabaseURL, filepath.Join(root, "sql", "migrations"))
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	log.Info("migrations applied", "count", len(applied))
+	if o.seed && !o.ephemeral {
+		seeded, err := database.Seed(ctx, st.DatabaseURL, filepath.Join(root, "sql", "seed"))
+		if err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
+		log.Info("demo data applied", "files", seeded)
+	}
+
+	procs, err := supervise.StartAll(ctx, st.Services(), logDir, 30*time.Second)
+	if err != nil {
+		return err
+	}
+	cleanups = append(cleanups, func(context.Context) {
+		for _, err := range supervise.StopAll(procs, lifecycle.ShutdownGrace+2*time.Second) {
+			log.Warn("stop service", "err", err)
+		}
+	})
+
+	if o.ephemeral {
+		if err := printReady(st, logDir); err != nil {
+			return err
+		}
+	} else {
+		printBanner(st, root, logDir, time.Since(began))
+	}
+
+	exited := make(chan *supervise.Process, len(procs))
+	for _, p := range procs {
+		go func() { <-p.Exited(); exited <- p }()
+	}
+	select {
+	case <-ctx.Done():
+		fmt.Fprintln(os.Stderr, "devstack: stopping...")
+		return nil
+	case p := <-exited:
+		return fmt.Errorf("%s exited unexpectedly; its log (%s) ends with:\n%s", p.Name, p.LogPath(), p.Tail(20))
+	}
+}
+
+// embeddedPostgres starts (initializing on first use) the private cluster
+// under .data/postgres, or reuses one a previous run left running.
+func embeddedPostgres(ctx context.Context, root string, port int, log *slog.Logger) (string, func(context.Context), error) {
+	bin, err := pgcluster.FindBinaries(filepath.Join(root, ".data", "embedded-postgres"))
+	if err != nil {
+		return "", nil, err
+	}
+	c, err := pgcluster.New(filepath.Join(root, ".data", "postgres"), port, bin)
+	if err != nil {
+		return "", nil, err
+	}
+	url := c.URL("postgres")
+	if c.Initialized() {
+		if conn, err := pgx.Connect(ctx, url); err == nil {
+			conn.Close(ctx)
+			log.Info("reusing the running embedded PostgreSQL", "port", port)
+			return url, func(context.Context) {}, nil
+		}
+	}
+	log.Info("starting embedded PostgreSQL", "dir", c.Dir, "port", port, "binaries", bin)
+	if err := c.Init(ctx); err != nil {
+		return "", nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		return "", nil, err
+	}
+	return url, func(ctx context.Context) {
+		if err := c.Stop(ctx); err != nil {
+			log.Warn("stop embedded PostgreSQL", "err", err)
+		}
+	}, nil
+}
+
+func freePorts() (stackconf.Ports, error) {
+	var ports [6]int
+	for i := range ports {
+		p, err := pgcluster.FreePort()
+		if err != nil {
+			return stackconf.Ports{}, err
+		}
+		ports[i] = p
+	}
+	return stackconf.Ports{Gateway: ports[0], Rest: ports[1], RPC: ports[2], Auth: ports[3], Realtime: ports[4], Storage: ports[5]}, nil
+}
+
+// readyLine is what the test harness reads from stdout.
+type readyLine struct {
+	Event          string          `json:"event"`
+	URL            string          `json:"url"`
+	AnonKey        string          `json:"anonKey"`
+	ServiceRoleKey string          `json:"serviceRoleKey"`
+	PublishableKey string          `json:"publishableKey"`
+	SecretKey      string          `json:"secretKey"`
+	JWTSecret      string          `json:"jwtSecret"`
+	DatabaseURL    string          `json:"databaseUrl"`
+	LogDir         string          `json:"logDir"`
+	Ports          stackconf.Ports `json:"ports"`
+}
+
+func printReady(st stackconf.Stack, logDir string) error {
+	b, err := json.Marshal(readyLine{
+		Event: "ready", URL: st.GatewayURL(), AnonKey: st.Keys.AnonKey, ServiceRoleKey: st.Keys.ServiceRoleKey,
+		PublishableKey: st.Keys.PublishableKey, SecretKey: st.Keys.SecretKey, JWTSecret: st.Keys.JWTSecret,
+		DatabaseURL: st.DatabaseURL, LogDir: logDir, Ports: st.Ports,
+	})
+	if err != nil {
+		return fmt.Errorf("encode ready line: %w", err)
+	}
+	_, err = fmt.Fprintf(os.Stdout, "%s\n", b)
+	return err
+}
+
+func printBanner(st stackconf.Stack, root, logDir string, took time.Duration) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nKejaNest is running (ready in %v).\n\n", took.Round(time.Millisecond))
+	fmt.Fprintf(&b, "  App and API URL   %s\n", st.GatewayURL())
+	fmt.Fprintf(&b, "  Database URL      %s\n", database.Redact(st.DatabaseURL))
+	fmt.Fprintf(&b, "  anon key          %s\n", st.Keys.AnonKey)
+	fmt.Fprintf(&b, "  service_role key  %s\n", st.Keys.ServiceRoleKey)
+	fmt.Fprintf(&b, "  Publishable key   %s\n", st.Keys.PublishableKey)
+	fmt.Fprintf(&b, "  Secret key        %s\n", st.Keys.SecretKey)
+	fmt.Fprintf(&b, "  Service logs      %s\n", logDir)
+	if logins, err := os.ReadFile(filepath.Join(root, "sql", "seed", "logins.txt")); err == nil {
+		fmt.Fprintf(&b, "\nDemo logins:\n")
+		for _, line := range strings.Split(strings.TrimSpace(string(logins)), "\n") {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+	}
+	fmt.Fprintf(&b, "\nPress Ctrl-C to stop.\n")
+	fmt.Fprint(os.Stdout, b.String())
+}
+
+func stopOnStdinEOF(parent context.Context) context.Context {
+	ctx, cancel := context.WithCancel(parent)
+	go func() {
+		_, _ = io.Copy(io.Discard, bufio.NewReader(os.Stdin))
+		cancel()
+	}()
+	return ctx
+}
+
+func repoRoot(flagValue string) (string, error) {
+	if flagValue != "" {
+		return filepath.Abs(flagValue)
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", errors.New("not inside the repository (no go.work found); pass -root")
+		}
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

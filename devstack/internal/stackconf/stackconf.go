@@ -1,0 +1,101 @@
+// Package stackconf decides the ports, URLs and per-service environment of a
+// local stack, so that `make run` and the test harness start the same thing.
+package stackconf
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/kejanest/kejanest/devstack/internal/database"
+	"github.com/kejanest/kejanest/devstack/internal/supervise"
+)
+
+// Ports of one stack. The defaults are Supabase's: the CLI's 54321 for the
+// gateway and 54322 for the database, and each upstream service's own port.
+type Ports struct {
+	Gateway, Rest, RPC, Auth, Realtime, Storage int
+}
+
+// DefaultPorts are used by `make run`.
+var DefaultPorts = Ports{Gateway: 54321, Rest: 3000, RPC: 3001, Auth: 9999, Realtime: 4000, Storage: 5000}
+
+// Keys are the secrets every service shares.
+type Keys struct {
+	JWTSecret, AnonKey, ServiceRoleKey, PublishableKey, SecretKey string
+}
+
+// Stack is everything needed to start the services.
+type Stack struct {
+	Root        string // repository root
+	BinDir      string
+	DatabaseURL string // the superuser URL of the stack's database
+	Ports       Ports
+	Keys        Keys
+	StorageDir  string
+	Production  bool
+}
+
+// GatewayURL is the public origin of the stack.
+func (s Stack) GatewayURL() string { return "http://127.0.0.1:" + strconv.Itoa(s.Ports.Gateway) }
+
+func local(port int) string { return "http://127.0.0.1:" + strconv.Itoa(port) }
+
+// Services returns the children in start order, with their environment.
+func (s Stack) Services() []supervise.Service {
+	authenticator := database.WithUser(s.DatabaseURL, "authenticator")
+	authAdmin := database.WithUser(s.DatabaseURL, "supabase_auth_admin")
+	p := s.Ports
+	k := s.Keys
+	bin := func(name string) string { return filepath.Join(s.BinDir, name) }
+	pgrst := func(port int) []string {
+		return []string{
+			"PGRST_DB_URI=" + authenticator,
+			"PGRST_SERVER_HOST=127.0.0.1",
+			"PGRST_SERVER_PORT=" + strconv.Itoa(port),
+			"PGRST_JWT_SECRET=" + k.JWTSecret,
+		}
+	}
+	return []supervise.Service{
+		{Name: "rest", Binary: bin("rest"), Env: pgrst(p.Rest), HealthURL: local(p.Rest) + "/health"},
+		{Name: "rpc", Binary: bin("rpc"), Env: pgrst(p.RPC), HealthURL: local(p.RPC) + "/health"},
+		{Name: "authsvc", Binary: bin("authsvc"), Env: []string{
+			"DATABASE_URL=" + authAdmin,
+			"GOTRUE_API_HOST=127.0.0.1",
+			"PORT=" + strconv.Itoa(p.Auth),
+			"GOTRUE_JWT_SECRET=" + k.JWTSecret,
+			"API_EXTERNAL_URL=" + s.GatewayURL(),
+			"GOTRUE_SITE_URL=" + s.GatewayURL(),
+		}, HealthURL: local(p.Auth) + "/health"},
+		{Name: "realtime", Binary: bin("realtime"), Env: []string{
+			"DATABASE_URL=" + authenticator,
+			"REALTIME_HOST=127.0.0.1",
+			"PORT=" + strconv.Itoa(p.Realtime),
+			"API_JWT_SECRET=" + k.JWTSecret,
+		}, HealthURL: local(p.Realtime) + "/api/health"},
+		{Name: "storage", Binary: bin("storage"), Env: []string{
+			"DATABASE_URL=" + authenticator,
+			"SERVER_HOST=127.0.0.1",
+			"SERVER_PORT=" + strconv.Itoa(p.Storage),
+			"AUTH_JWT_SECRET=" + k.JWTSecret,
+			"ANON_KEY=" + k.AnonKey,
+			"SERVICE_KEY=" + k.ServiceRoleKey,
+			"STORAGE_BACKEND=file",
+			"FILE_STORAGE_BACKEND_PATH=" + s.StorageDir,
+		}, HealthURL: local(p.Storage) + "/status"},
+		{Name: "gateway", Binary: bin("gateway"), Env: []string{
+			fmt.Sprintf("GATEWAY_LISTEN=127.0.0.1:%d,[::1]:%d", p.Gateway, p.Gateway),
+			"REST_URL=" + local(p.Rest),
+			"RPC_URL=" + local(p.RPC),
+			"AUTH_URL=" + local(p.Auth),
+			"REALTIME_URL=" + local(p.Realtime),
+			"STORAGE_URL=" + local(p.Storage),
+			"FRONTEND_DIR=" + filepath.Join(s.Root, "frontend", "dist"),
+			"JWT_SECRET=" + k.JWTSecret,
+			"ANON_KEY=" + k.AnonKey,
+			"SERVICE_ROLE_KEY=" + k.ServiceRoleKey,
+			"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
+			"SUPABASE_SECRET_KEY=" + k.SecretKey,
+		}, HealthURL: local(p.Gateway) + "/health"},
+	}
+}

@@ -1,0 +1,3 @@
+package fiberserve
+
+import _ "github.com/gofiber/fiber/v3"
