@@ -20,6 +20,7 @@ COPY authsvc/ authsvc/
 COPY realtime/ realtime/
 COPY storage/ storage/
 COPY devstack/ devstack/
+COPY sql/ sql/
 RUN set -eu; \
     case "$SERVICE" in \
       migrate) pkg=./platform/cmd/migrate ;; \

@@ -6,7 +6,7 @@ SHELL := /bin/bash
 GO ?= go
 NPM ?= npm
 
-MODULES  := platform gateway rest rpc authsvc realtime storage devstack
+MODULES  := platform gateway rest rpc authsvc realtime storage devstack sql/tests
 SERVICES := gateway rest rpc authsvc realtime storage devstack
 CMD_PKGS := $(foreach s,$(SERVICES),./$(s)/cmd/$(s)) ./platform/cmd/migrate
 

@@ -1,0 +1,3 @@
+module github.com/kejanest/kejanest/sql/tests
+
+go 1.26.8
