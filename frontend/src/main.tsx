@@ -1,0 +1,21 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+
+import { App } from '@/app/app'
+import { initLanguage } from '@/lib/i18n/i18n'
+import { initTheme } from '@/lib/theme'
+
+import './index.css'
+
+// Before the first render, so the page never paints in the wrong theme.
+initTheme()
+initLanguage()
+
+const root = document.getElementById('root')
+if (!root) throw new Error('index.html has no #root element')
+
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+)
