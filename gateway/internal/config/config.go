@@ -1,0 +1,178 @@
+// Package config reads the gateway's settings from the environment once, in
+// main, and checks them before anything listens.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/kejanest/kejanest/gateway/internal/ratelimit"
+	"github.com/kejanest/kejanest/platform/devkeys"
+	"github.com/kejanest/kejanest/platform/envconf"
+)
+
+// Config is the gateway's whole configuration. Every field comes from one
+// environment variable; the defaults reproduce the Supabase CLI's local
+// stack, so `make run` needs no configuration at all.
+//
+//	variable                  default                                    meaning
+//	GATEWAY_LISTEN            127.0.0.1:54321,[::1]:54321                comma list of host:port; a failing IPv6 address is skipped with a warning
+//	REST_URL                  http://127.0.0.1:3000                      rest service (/rest/v1/*)
+//	RPC_URL                   http://127.0.0.1:3001                      rpc service (/rest/v1/rpc/*)
+//	AUTH_URL                  http://127.0.0.1:9999                      authsvc (/auth/v1/*)
+//	REALTIME_URL              http://127.0.0.1:4000                      realtime (/realtime/v1/*)
+//	STORAGE_URL               http://127.0.0.1:5000                      storage (/storage/v1/*)
+//	FRONTEND_DIR              frontend/dist                              built frontend, relative to the working directory
+//	JWT_SECRET                devkeys.JWTSecret                          HS256 secret that signs legacy keys and user tokens
+//	ANON_KEY                  devkeys.AnonKey                            legacy anon apikey (a JWT)
+//	SERVICE_ROLE_KEY          devkeys.ServiceRoleKey                     legacy service_role apikey (a JWT)
+//	SUPABASE_PUBLISHABLE_KEY  devkeys.PublishableKey                     sb_publishable_… key, role anon
+//	SUPABASE_SECRET_KEY       devkeys.SecretKey                          sb_secret_… key, role service_role
+//	GATEWAY_REQUIRE_APIKEY    false (true when KEJANEST_ENV=production)  reject API requests that carry no apikey
+//	GATEWAY_CORS_ORIGINS      *                                          comma list of allowed origins; * allows any
+//	GATEWAY_RATE_LIMIT        "" (off)                                   per-client-IP limit: N/duration (600/1m), or N per second; 0 is off
+//	GATEWAY_TRUST_PROXY       false                                      take the client IP from the leftmost X-Forwarded-For
+//	KEJANEST_ENV              "" (development)                           production refuses empty or well-known dev secrets
+//	LOG_LEVEL                 info                                       debug, info, warn or error
+type Config struct {
+	// Listen holds the addresses served (GATEWAY_LISTEN).
+	Listen []string
+
+	// Upstream base URLs (REST_URL, RPC_URL, AUTH_URL, REALTIME_URL,
+	// STORAGE_URL).
+	RestURL, RPCURL, AuthURL, RealtimeURL, StorageURL string
+
+	// FrontendDir is the built single-page app (FRONTEND_DIR).
+	FrontendDir string
+
+	// JWTSecret verifies legacy API keys and bearer tokens and signs the
+	// short-lived tokens minted for sb_ keys (JWT_SECRET).
+	JWTSecret string
+	// AnonKey and ServiceRoleKey are the legacy JWT API keys (ANON_KEY,
+	// SERVICE_ROLE_KEY).
+	AnonKey, ServiceRoleKey string
+	// PublishableKey and SecretKey are the opaque new-format keys
+	// (SUPABASE_PUBLISHABLE_KEY, SUPABASE_SECRET_KEY).
+	PublishableKey, SecretKey string
+
+	// RequireAPIKey rejects API requests without an apikey
+	// (GATEWAY_REQUIRE_APIKEY). The Supabase CLI does not enforce it, and
+	// the upstream client test suites rely on that.
+	RequireAPIKey bool
+	// CORSOrigins lists allowed browser origins; "*" allows any
+	// (GATEWAY_CORS_ORIGINS).
+	CORSOrigins []string
+	// RateLimit is the raw per-IP limit (GATEWAY_RATE_LIMIT); Rate is its
+	// parsed form, filled by Load.
+	RateLimit string
+	Rate      ratelimit.Rate
+	// TrustProxy takes the client IP from X-Forwarded-For
+	// (GATEWAY_TRUST_PROXY); only safe behind a proxy that sets it.
+	TrustProxy bool
+
+	// Production is true when KEJANEST_ENV names production.
+	Production bool
+	// LogLevel is the slog level name (LOG_LEVEL).
+	LogLevel string
+}
+
+// Load reads the configuration through r. It returns the parse errors of
+// malformed values (all of them) alongside the best-effort Config; callers
+// still run Validate.
+func Load(r *envconf.Reader) (Config, error) {
+	prod := devkeys.IsProduction(r.String("", devkeys.EnvVar))
+	c := Config{
+		Listen:         r.List([]string{"127.0.0.1:54321", "[::1]:54321"}, "GATEWAY_LISTEN"),
+		RestURL:        r.String("http://127.0.0.1:3000", "REST_URL"),
+		RPCURL:         r.String("http://127.0.0.1:3001", "RPC_URL"),
+		AuthURL:        r.String("http://127.0.0.1:9999", "AUTH_URL"),
+		RealtimeURL:    r.String("http://127.0.0.1:4000", "REALTIME_URL"),
+		StorageURL:     r.String("http://127.0.0.1:5000", "STORAGE_URL"),
+		FrontendDir:    r.String("frontend/dist", "FRONTEND_DIR"),
+		JWTSecret:      r.String(devkeys.JWTSecret, "JWT_SECRET"),
+		AnonKey:        r.String(devkeys.AnonKey, "ANON_KEY"),
+		ServiceRoleKey: r.String(devkeys.ServiceRoleKey, "SERVICE_ROLE_KEY"),
+		PublishableKey: r.String(devkeys.PublishableKey, "SUPABASE_PUBLISHABLE_KEY"),
+		SecretKey:      r.String(devkeys.SecretKey, "SUPABASE_SECRET_KEY"),
+		// Production defaults to enforcement, as hosted Supabase does.
+		RequireAPIKey: r.Bool(prod, "GATEWAY_REQUIRE_APIKEY"),
+		CORSOrigins:   r.List([]string{"*"}, "GATEWAY_CORS_ORIGINS"),
+		RateLimit:     r.String("", "GATEWAY_RATE_LIMIT"),
+		TrustProxy:    r.Bool(false, "GATEWAY_TRUST_PROXY"),
+		Production:    prod,
+		LogLevel:      r.String("info", "LOG_LEVEL"),
+	}
+	errs := []error{r.Err()}
+	rate, err := ratelimit.ParseRate(c.RateLimit)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("GATEWAY_RATE_LIMIT: %w", err))
+	}
+	c.Rate = rate
+	return c, errors.Join(errs...)
+}
+
+// Validate reports every problem that would stop the gateway from serving
+// correctly, including dev secrets in production mode.
+func (c Config) Validate() error {
+	var errs []error
+	if len(c.Listen) == 0 {
+		errs = append(errs, errors.New("GATEWAY_LISTEN: no address"))
+	}
+	for _, a := range c.Listen {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			errs = append(errs, fmt.Errorf("GATEWAY_LISTEN: %q: %w", a, err))
+		}
+	}
+	for _, u := range []struct{ name, value string }{
+		{"REST_URL", c.RestURL}, {"RPC_URL", c.RPCURL}, {"AUTH_URL", c.AuthURL},
+		{"REALTIME_URL", c.RealtimeURL}, {"STORAGE_URL", c.StorageURL},
+	} {
+		if err := checkUpstream(u.value); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", u.name, err))
+		}
+	}
+	if c.FrontendDir == "" {
+		errs = append(errs, errors.New("FRONTEND_DIR: empty"))
+	}
+	if !strings.HasPrefix(c.PublishableKey, "sb_publishable_") {
+		errs = append(errs, errors.New("SUPABASE_PUBLISHABLE_KEY: must start with sb_publishable_"))
+	}
+	if !strings.HasPrefix(c.SecretKey, "sb_secret_") {
+		errs = append(errs, errors.New("SUPABASE_SECRET_KEY: must start with sb_secret_"))
+	}
+	if _, err := ratelimit.ParseRate(c.RateLimit); err != nil {
+		errs = append(errs, fmt.Errorf("GATEWAY_RATE_LIMIT: %w", err))
+	}
+	if c.Production {
+		if err := devkeys.Refuse(map[string]string{
+			"JWT_SECRET":               c.JWTSecret,
+			"ANON_KEY":                 c.AnonKey,
+			"SERVICE_ROLE_KEY":         c.ServiceRoleKey,
+			"SUPABASE_PUBLISHABLE_KEY": c.PublishableKey,
+			"SUPABASE_SECRET_KEY":      c.SecretKey,
+		}); err != nil {
+			errs = append(errs, fmt.Errorf("production mode (%s): %w", devkeys.EnvVar, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func checkUpstream(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("parse %q: %w", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%q: scheme must be http or https", raw)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("%q: no host", raw)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%q: must not carry a query or fragment", raw)
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kejanest/kejanest/platform/devkeys"
+	"github.com/kejanest/kejanest/platform/envconf"
+)
+
+// prodSecrets are non-default values for every secret production checks.
+var prodSecrets = map[string]string{
+	"JWT_SECRET":               "a-production-secret-that-is-not-the-dev-one-0123456789",
+	"ANON_KEY":                 "eyJ.prod-anon.sig",
+	"SERVICE_ROLE_KEY":         "eyJ.prod-service.sig",
+	"SUPABASE_PUBLISHABLE_KEY": "sb_publishable_prodprodprod",
+	"SUPABASE_SECRET_KEY":      "sb_secret_prodprodprod",
+}
+
+func with(base map[string]string, kv ...string) map[string]string {
+	m := map[string]string{}
+	for k, v := range base {
+		m[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return m
+}
+
+func TestDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := Load(envconf.FromMap(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatalf("defaults do not validate: %v", err)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"listen", strings.Join(c.Listen, ","), "127.0.0.1:54321,[::1]:54321"},
+		{"rest", c.RestURL, "http://127.0.0.1:3000"},
+		{"rpc", c.RPCURL, "http://127.0.0.1:3001"},
+		{"auth", c.AuthURL, "http://127.0.0.1:9999"},
+		{"realtime", c.RealtimeURL, "http://127.0.0.1:4000"},
+		{"storage", c.StorageURL, "http://127.0.0.1:5000"},
+		{"frontend", c.FrontendDir, "frontend/dist"},
+		{"jwt secret", c.JWTSecret, devkeys.JWTSecret},
+		{"anon", c.AnonKey, devkeys.AnonKey},
+		{"service", c.ServiceRoleKey, devkeys.ServiceRoleKey},
+		{"publishable", c.PublishableKey, devkeys.PublishableKey},
+		{"secret", c.SecretKey, devkeys.SecretKey},
+		{"require apikey", c.RequireAPIKey, false},
+		{"cors", strings.Join(c.CORSOrigins, ","), "*"},
+		{"rate off", c.Rate.Enabled(), false},
+		{"trust proxy", c.TrustProxy, false},
+		{"production", c.Production, false},
+		{"log level", c.LogLevel, "info"},
+	}
+	for _, tc := range checks {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if tc.got != tc.want {
+				t.Errorf("got %v, want %v", tc.got, tc.want)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr []string // substrings; none means valid
+		check   func(t *testing.T, c Config)
+	}{
+		{name: "production refuses dev defaults", env: map[string]string{"KEJANEST_ENV": "production"},
+			wantErr: []string{"JWT_SECRET", "ANON_KEY", "SERVICE_ROLE_KEY", "SUPABASE_PUBLISHABLE_KEY", "SUPABASE_SECRET_KEY", "well-known"}},
+		{name: "production refuses one dev value", env: with(prodSecrets, "KEJANEST_ENV", "production", "ANON_KEY", devkeys.AnonKey),
+			wantErr: []string{"ANON_KEY"}},
+		{name: "production with own secrets", env: with(prodSecrets, "KEJANEST_ENV", "production"),
+			check: func(t *testing.T, c Config) {
+				if !c.RequireAPIKey || !c.Production {
+					t.Errorf("production must enforce apikeys by default: %+v", c.RequireAPIKey)
+				}
+			}},
+		{name: "production may turn enforcement off", env: with(prodSecrets, "KEJANEST_ENV", "prod", "GATEWAY_REQUIRE_APIKEY", "false"),
+			check: func(t *testing.T, c Config) {
+				if c.RequireAPIKey {
+					t.Error("explicit false ignored")
+				}
+			}},
+		{name: "rate limit syntax", env: map[string]string{"GATEWAY_RATE_LIMIT": "600/1m"},
+			check: func(t *testing.T, c Config) {
+				if c.Rate.Events != 600 || c.Rate.Per != time.Minute {
+					t.Errorf("rate %+v", c.Rate)
+				}
+			}},
+		{name: "bad rate limit", env: map[string]string{"GATEWAY_RATE_LIMIT": "lots"}, wantErr: []string{"GATEWAY_RATE_LIMIT"}},
+		{name: "bad upstream", env: map[string]string{"REST_URL": "localhost:3000", "AUTH_URL": "ftp://x"}, wantErr: []string{"REST_URL", "AUTH_URL"}},
+		{name: "bad listen", env: map[string]string{"GATEWAY_LISTEN": "54321"}, wantErr: []string{"GATEWAY_LISTEN"}},
+		{name: "bad bool", env: map[string]string{"GATEWAY_TRUST_PROXY": "maybe"}, wantErr: []string{"GATEWAY_TRUST_PROXY"}},
+		{name: "publishable key format", env: map[string]string{"SUPABASE_PUBLISHABLE_KEY": "pk_123"}, wantErr: []string{"SUPABASE_PUBLISHABLE_KEY"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, loadErr := Load(envconf.FromMap(tc.env))
+			err := loadErr
+			if vErr := c.Validate(); vErr != nil {
+				err = vErr
+				if loadErr != nil {
+					err = loadErr
+				}
+			}
+			if len(tc.wantErr) == 0 {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+			} else {
+				if err == nil {
+					t.Fatal("want an error")
+				}
+				for _, s := range tc.wantErr {
+					if !strings.Contains(err.Error(), s) {
+						t.Errorf("error %q does not mention %q", err, s)
+					}
+				}
+			}
+			if tc.check != nil {
+				tc.check(t, c)
+			}
+		})
+	}
+}

@@ -1,0 +1,252 @@
+// Package proxy maps public API paths to the services behind the gateway and
+// forwards requests to them, as the Supabase CLI's Kong does: the route
+// prefix is stripped, the query string is kept byte for byte, bodies are
+// streamed, and websocket upgrades pass through.
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/kejanest/kejanest/gateway/internal/apierr"
+	"github.com/kejanest/kejanest/gateway/internal/cors"
+	"github.com/kejanest/kejanest/gateway/internal/requestid"
+)
+
+// Service names, used in logs and metric labels.
+const (
+	ServiceRest     = "rest"
+	ServiceRPC      = "rpc"
+	ServiceAuth     = "auth"
+	ServiceRealtime = "realtime"
+	ServiceStorage  = "storage"
+)
+
+// Services lists every upstream service name.
+var Services = []string{ServiceRest, ServiceRPC, ServiceAuth, ServiceRealtime, ServiceStorage}
+
+// authOpen are the auth paths (after the prefix) that browsers reach by
+// navigation, without headers, so no apikey can be required (Supabase's
+// Kong leaves them open too). health is open for probes.
+var authOpen = map[string]bool{
+	"/verify":                true,
+	"/callback":              true,
+	"/authorize":             true,
+	"/.well-known/jwks.json": true,
+	"/health":                true,
+}
+
+// Upstreams are the base URLs of the services.
+type Upstreams struct {
+	Rest, RPC, Auth, Realtime, Storage string
+}
+
+// Options tunes the proxy.
+type Options struct {
+	// Logger receives upstream failures.
+	Logger *slog.Logger
+	// TrustProxy keeps the X-Forwarded-* values a fronting proxy set
+	// instead of replacing them.
+	TrustProxy bool
+	// Transport overrides the upstream transport (tests); nil builds one.
+	Transport http.RoundTripper
+}
+
+// Route is one public prefix and the service behind it.
+type Route struct {
+	service string
+	match   string // public prefix matched on a path-segment boundary
+	strip   string // removed before forwarding; sent as X-Forwarded-Prefix
+	open    func(rest string) bool
+	target  *url.URL
+	trust   bool
+	log     *slog.Logger
+	rp      *httputil.ReverseProxy
+}
+
+// Proxy holds the routes in match order (rpc before rest).
+type Proxy struct {
+	routes []*Route
+}
+
+// New parses the upstream URLs and builds one reverse proxy per service.
+func New(u Upstreams, o Options) (*Proxy, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	tr := o.Transport
+	if tr == nil {
+		tr = NewTransport()
+	}
+	specs := []struct {
+		service, match, strip, target string
+		open                          func(string) bool
+	}{
+		// rpc first: /rest/v1/rpc/* would otherwise match rest.
+		{ServiceRPC, "/rest/v1/rpc", "/rest/v1", u.RPC, nil},
+		{ServiceRest, "/rest/v1", "/rest/v1", u.Rest, nil},
+		{ServiceAuth, "/auth/v1", "/auth/v1", u.Auth, func(rest string) bool {
+			return authOpen[strings.TrimSuffix(rest, "/")]
+		}},
+		{ServiceRealtime, "/realtime/v1", "/realtime/v1", u.Realtime, nil},
+		// Storage does its own access control (RLS on storage.objects),
+		// and public object URLs must work with no headers at all.
+		{ServiceStorage, "/storage/v1", "/storage/v1", u.Storage, func(string) bool { return true }},
+	}
+	p := &Proxy{}
+	buffers := newBufferPool()
+	for _, s := range specs {
+		target, err := url.Parse(s.target)
+		if err != nil {
+			return nil, fmt.Errorf("proxy: %s upstream %q: %w", s.service, s.target, err)
+		}
+		if target.Scheme == "" || target.Host == "" {
+			return nil, fmt.Errorf("proxy: %s upstream %q: need scheme and host", s.service, s.target)
+		}
+		rt := &Route{
+			service: s.service, match: s.match, strip: s.strip, open: s.open,
+			target: target, trust: o.TrustProxy, log: o.Logger,
+		}
+		rt.rp = &httputil.ReverseProxy{
+			Rewrite:   rt.rewrite,
+			Transport: tr,
+			// Flush every write: realtime long-polls, storage downloads and
+			// any server-sent stream reach the client as they are produced.
+			FlushInterval:  -1,
+			ModifyResponse: modifyResponse,
+			ErrorHandler:   rt.upstreamError,
+			ErrorLog:       slog.NewLogLogger(o.Logger.Handler(), slog.LevelWarn),
+			BufferPool:     buffers,
+		}
+		p.routes = append(p.routes, rt)
+	}
+	return p, nil
+}
+
+// NewTransport returns the upstream transport: pooled keep-alive
+// connections (the default of 2 idle per host would churn under load), no
+// transparent compression (bodies pass through untouched), and no response
+// timeout (long polls and streams are legitimate).
+func NewTransport() *http.Transport {
+	return &http.Transport{
+		Proxy: nil,
+		DialContext: (&net.Dialer{
+			Timeout:   5 * time.Second,
+			KeepAlive: 30 * time.Second,
+		}).DialContext,
+		MaxIdleConns:          512,
+		MaxIdleConnsPerHost:   128,
+		IdleConnTimeout:       90 * time.Second,
+		ExpectContinueTimeout: time.Second,
+		DisableCompression:    true,
+	}
+}
+
+// Match returns the route serving path, or nil when no API prefix matches.
+func (p *Proxy) Match(path string) *Route {
+	for _, rt := range p.routes {
+		if hasSegmentPrefix(path, rt.match) {
+			return rt
+		}
+	}
+	return nil
+}
+
+// hasSegmentPrefix reports whether path is prefix or continues it with "/".
+func hasSegmentPrefix(path, prefix string) bool {
+	return strings.HasPrefix(path, prefix) && (len(path) == len(prefix) || path[len(prefix)] == '/')
+}
+
+// Service names the upstream service.
+func (rt *Route) Service() string { return rt.service }
+
+// Open reports whether path (the full public path) needs no apikey.
+func (rt *Route) Open(path string) bool {
+	return rt.open != nil && rt.open(strip(path, rt.strip))
+}
+
+// ServeHTTP forwards r to the service.
+func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.rp.ServeHTTP(w, r) }
+
+// strip removes prefix from p; an empty remainder becomes "/".
+func strip(p, prefix string) string {
+	rest := strings.TrimPrefix(p, prefix)
+	if rest == "" || rest[0] != '/' {
+		return "/" + rest
+	}
+	return rest
+}
+
+func (rt *Route) rewrite(pr *httputil.ProxyRequest) {
+	in, out := pr.In, pr.Out
+	out.URL.Scheme = rt.target.Scheme
+	out.URL.Host = rt.target.Host
+	base := strings.TrimSuffix(rt.target.Path, "/")
+	out.URL.Path = base + strip(in.URL.Path, rt.strip)
+	// Keep an escaped form only when it still carries the prefix; otherwise
+	// the decoded path is re-escaped canonically.
+	out.URL.RawPath = ""
+	if in.URL.RawPath != "" && hasSegmentPrefix(in.URL.RawPath, rt.strip) {
+		out.URL.RawPath = base + strip(in.URL.RawPath, rt.strip)
+	}
+	// ReverseProxy re-encodes queries it finds odd (";" or bad escapes);
+	// PostgREST filters must arrive exactly as sent.
+	out.URL.RawQuery = in.URL.RawQuery
+	out.Host = "" // the upstream sees its own host; the public one is in X-Forwarded-Host
+
+	if rt.trust {
+		// ReverseProxy dropped these; a trusted front proxy's values win.
+		if v := in.Header.Values("X-Forwarded-For"); len(v) > 0 {
+			out.Header["X-Forwarded-For"] = v
+		}
+	}
+	pr.SetXForwarded()
+	if rt.trust {
+		if v := in.Header.Get("X-Forwarded-Host"); v != "" {
+			out.Header.Set("X-Forwarded-Host", v)
+		}
+		if v := in.Header.Get("X-Forwarded-Proto"); v != "" {
+			out.Header.Set("X-Forwarded-Proto", v)
+		}
+	}
+	out.Header.Set("X-Forwarded-Prefix", rt.strip)
+}
+
+// modifyResponse makes the gateway's CORS headers and request id the only
+// ones the client sees.
+func modifyResponse(res *http.Response) error {
+	cors.StripUpstream(res.Header)
+	res.Header.Del(requestid.Header)
+	return nil
+}
+
+// upstreamError answers 502 with Kong's text when the service cannot be
+// reached or its response is unusable.
+func (rt *Route) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
+	// A *url.Error would quote the upstream URL with its query string,
+	// which may carry an apikey; log only the cause.
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	level := slog.LevelWarn
+	if errors.Is(err, context.Canceled) {
+		// The client went away; nothing is wrong upstream.
+		level = slog.LevelDebug
+	}
+	rt.log.LogAttrs(r.Context(), level, "upstream error",
+		slog.String("request_id", r.Header.Get(requestid.Header)),
+		slog.String("upstream", rt.service),
+		slog.String("path", r.URL.Path),
+		slog.String("error", err.Error()),
+	)
+	apierr.Write(w, apierr.BadGateway)
+}
