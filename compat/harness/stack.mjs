@@ -29,13 +29,18 @@ const READY_TIMEOUT_MS = 60_000;
  * @property {() => Promise<void>} stop
  */
 
-/** @returns {Promise<Stack>} */
-export async function startStack({ env = {} } = {}) {
+/**
+ * @param {{env?: Record<string,string>, sql?: string[]}} [options] sql: fixture files applied after
+ *   the migrations and before the services start (paths relative to the cwd or absolute)
+ * @returns {Promise<Stack>}
+ */
+export async function startStack({ env = {}, sql = [] } = {}) {
   const bin = join(repoRoot, 'bin', 'devstack');
   if (!existsSync(bin)) {
     throw new Error(`${bin} is missing: run "make build" first (make test does)`);
   }
-  const child = spawn(bin, ['-ephemeral'], {
+  const args = ['-ephemeral', ...sql.flatMap((f) => ['-sql', resolve(f)])];
+  const child = spawn(bin, args, {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -43,13 +43,21 @@ type options struct {
 	ephemeral bool
 	seed      bool
 	root      string
+	fixtures  fixtureList
 }
+
+// fixtureList collects repeated -sql flags.
+type fixtureList []string
+
+func (f *fixtureList) String() string     { return strings.Join(*f, ",") }
+func (f *fixtureList) Set(v string) error { *f = append(*f, v); return nil }
 
 func run() int {
 	var o options
 	flag.BoolVar(&o.ephemeral, "ephemeral", false, "test mode: free ports, a throwaway database, a JSON ready line")
 	flag.BoolVar(&o.seed, "seed", true, "apply sql/seed (demo data); ignored with -ephemeral")
 	flag.StringVar(&o.root, "root", "", "repository root (default: the folder holding go.work)")
+	flag.Var(&o.fixtures, "sql", "with -ephemeral: an SQL file applied after the migrations, before the services start (repeatable)")
 	flag.Parse()
 	log := logging.New(os.Stderr, "devstack", os.Getenv("LOG_LEVEL"))
 	if err := start(o, log); err != nil {
@@ -140,6 +148,14 @@ func start(o options, log *slog.Logger) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	log.Info("migrations applied", "count", len(applied))
+	if len(o.fixtures) > 0 {
+		if !o.ephemeral {
+			return errors.New("-sql fixtures are for -ephemeral test stacks only")
+		}
+		if err := database.ApplyFiles(ctx, st.DatabaseURL, o.fixtures); err != nil {
+			return err
+		}
+	}
 	if o.seed && !o.ephemeral {
 		seeded, err := database.Seed(ctx, st.DatabaseURL, filepath.Join(root, "sql", "seed"))
 		if err != nil {

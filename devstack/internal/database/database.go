@@ -150,6 +150,29 @@ func seedOne(ctx context.Context, conn *pgx.Conn, name, body string) (bool, erro
 	return true, nil
 }
 
+// ApplyFiles runs each SQL file once, in order, each in its own transaction:
+// the fixture schemas of test stacks.
+func ApplyFiles(ctx context.Context, dbURL string, files []string) error {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("read fixture: %w", err)
+		}
+		if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			_, err := tx.Exec(ctx, string(body), pgx.QueryExecModeSimpleProtocol)
+			return err
+		}); err != nil {
+			return fmt.Errorf("fixture %s: %w", f, err)
+		}
+	}
+	return nil
+}
+
 // WithUser returns dbURL with its user (and password) replaced, for the
 // services' own login roles.
 func WithUser(dbURL, user string) string {
