@@ -1,3 +1,0 @@
-package fiberserve
-
-import _ "github.com/gofiber/fiber/v3"

@@ -1,0 +1,99 @@
+// Package config reads realtime's settings from the environment once, in
+// main, and checks them before anything listens.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/kejanest/kejanest/platform/devkeys"
+	"github.com/kejanest/kejanest/platform/envconf"
+)
+
+// minJWTSecretLen is the shortest HMAC secret accepted.
+const minJWTSecretLen = 32
+
+// Config is realtime's whole configuration, under Supabase Realtime's
+// variable names where it has them (API_JWT_SECRET, PORT). The defaults
+// reproduce the Supabase CLI's local stack.
+//
+//	variable        fallback    default                                                          meaning
+//	DATABASE_URL                postgres://authenticator@127.0.0.1:54322/postgres?sslmode=disable  connection for LISTEN and RLS checks
+//	REALTIME_HOST               127.0.0.1                                                        listen host
+//	PORT                        4000                                                             listen port
+//	API_JWT_SECRET  JWT_SECRET  devkeys.JWTSecret                                                HS256 secret, at least 32 characters
+//	LOG_LEVEL                   info                                                             debug, info, notice, warning (warn) or error
+//	KEJANEST_ENV                "" (development)                                                 production refuses empty or well-known dev secrets
+type Config struct {
+	// DatabaseURL is the connection string (DATABASE_URL).
+	DatabaseURL string
+	// Host and Port are the listen address (REALTIME_HOST, PORT).
+	Host string
+	Port int
+	// JWTSecret verifies access tokens (API_JWT_SECRET, JWT_SECRET).
+	JWTSecret string
+	// LogLevel is the level name (LOG_LEVEL); SlogLevel maps it for
+	// platform/logging.
+	LogLevel string
+	// Production is true when KEJANEST_ENV names production.
+	Production bool
+}
+
+// Load reads the configuration through r. It returns the parse errors of
+// malformed values (all of them) alongside the best-effort Config; callers
+// still run Validate.
+func Load(r *envconf.Reader) (Config, error) {
+	c := Config{
+		DatabaseURL: r.String("postgres://authenticator@127.0.0.1:54322/postgres?sslmode=disable", "DATABASE_URL"),
+		Host:        r.String("127.0.0.1", "REALTIME_HOST"),
+		Port:        r.Int(4000, "PORT"),
+		JWTSecret:   r.String(devkeys.JWTSecret, "API_JWT_SECRET", "JWT_SECRET"),
+		LogLevel:    strings.ToLower(r.String("info", "LOG_LEVEL")),
+		Production:  devkeys.IsProduction(r.String("", devkeys.EnvVar)),
+	}
+	return c, r.Err()
+}
+
+// Validate reports every problem that would stop the service from serving
+// correctly, including development secrets in production mode.
+func (c Config) Validate() error {
+	var errs []error
+	if _, err := pgconn.ParseConfig(c.DatabaseURL); err != nil {
+		errs = append(errs, fmt.Errorf("DATABASE_URL: %w", err))
+	}
+	if c.Host == "" {
+		errs = append(errs, errors.New("REALTIME_HOST: empty"))
+	}
+	if c.Port < 1 || c.Port > 65535 {
+		errs = append(errs, fmt.Errorf("PORT: %d is not a port (1-65535)", c.Port))
+	}
+	if len(c.JWTSecret) < minJWTSecretLen {
+		errs = append(errs, fmt.Errorf("API_JWT_SECRET: must be at least %d characters", minJWTSecretLen))
+	}
+	if _, ok := slogLevels[c.LogLevel]; !ok {
+		errs = append(errs, fmt.Errorf("LOG_LEVEL: %q, want debug, info, notice, warning or error", c.LogLevel))
+	}
+	if c.Production {
+		if err := devkeys.Refuse(map[string]string{"API_JWT_SECRET": c.JWTSecret}); err != nil {
+			errs = append(errs, fmt.Errorf("production mode (%s): %w", devkeys.EnvVar, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// slogLevels maps Elixir Logger level names (and warn) onto
+// platform/logging's.
+var slogLevels = map[string]string{
+	"debug": "debug", "info": "info", "notice": "info", "warning": "warn", "warn": "warn", "error": "error",
+}
+
+// SlogLevel is LogLevel as platform/logging names it.
+func (c Config) SlogLevel() string { return slogLevels[c.LogLevel] }
+
+// Addr is the listen address, host:port.
+func (c Config) Addr() string { return net.JoinHostPort(c.Host, strconv.Itoa(c.Port)) }

@@ -1,0 +1,181 @@
+// Package config reads the storage service's settings from the environment
+// once, in main, and checks them before anything listens.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/kejanest/kejanest/platform/devkeys"
+	"github.com/kejanest/kejanest/platform/envconf"
+)
+
+// Storage backends.
+const (
+	BackendFile = "file"
+	BackendS3   = "s3"
+)
+
+// minJWTSecretLen is the shortest HMAC secret accepted.
+const minJWTSecretLen = 32
+
+// Config is the storage service's whole configuration, under Supabase
+// Storage's own variable names (supabase/storage src/config.ts). The
+// defaults reproduce the Supabase CLI's local stack with a local directory
+// as the object store.
+//
+//	variable                   fallback                      default                                                          meaning
+//	DATABASE_URL                                             postgres://authenticator@127.0.0.1:54322/postgres?sslmode=disable  login role that switches to the caller's role
+//	SERVER_HOST                                              127.0.0.1                                                        listen host
+//	SERVER_PORT                                              5000                                                             listen port
+//	AUTH_JWT_SECRET            PGRST_JWT_SECRET, JWT_SECRET  devkeys.JWTSecret                                                HS256 secret, at least 32 characters; also signs signed URLs
+//	ANON_KEY                                                 devkeys.AnonKey                                                  the anon API key
+//	SERVICE_KEY                                              devkeys.ServiceRoleKey                                           the service_role API key
+//	STORAGE_BACKEND                                          file                                                             file or s3
+//	FILE_STORAGE_BACKEND_PATH                                .data/storage                                                    root directory of the file backend
+//	FILE_SIZE_LIMIT                                          52428800                                                         largest object, in bytes
+//	STORAGE_S3_BUCKET                                        ""                                                               s3 backend: bucket (required)
+//	STORAGE_S3_ENDPOINT                                      ""                                                               s3 backend: endpoint URL; empty is AWS
+//	STORAGE_S3_REGION                                        ""                                                               s3 backend: region
+//	AWS_ACCESS_KEY_ID                                        ""                                                               s3 backend: credentials (both or neither)
+//	AWS_SECRET_ACCESS_KEY                                    ""
+//	LOG_LEVEL                                                info                                                             trace, debug, info, warn, error or fatal
+//	KEJANEST_ENV                                             "" (development)                                                 production refuses empty or well-known dev secrets
+type Config struct {
+	// DatabaseURL is the connection string (DATABASE_URL).
+	DatabaseURL string
+	// Host and Port are the listen address (SERVER_HOST, SERVER_PORT).
+	Host string
+	Port int
+	// JWTSecret verifies bearer tokens and signs URLs (AUTH_JWT_SECRET,
+	// PGRST_JWT_SECRET, JWT_SECRET).
+	JWTSecret string
+	// AnonKey and ServiceKey are the API keys (ANON_KEY, SERVICE_KEY).
+	AnonKey, ServiceKey string
+	// Backend is BackendFile or BackendS3 (STORAGE_BACKEND).
+	Backend string
+	// FilePath is the file backend's root (FILE_STORAGE_BACKEND_PATH).
+	FilePath string
+	// FileSizeLimit is the largest object in bytes (FILE_SIZE_LIMIT).
+	FileSizeLimit int
+	// S3 settings (STORAGE_S3_BUCKET, STORAGE_S3_ENDPOINT,
+	// STORAGE_S3_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
+	S3Bucket, S3Endpoint, S3Region     string
+	AWSAccessKeyID, AWSSecretAccessKey string
+	// LogLevel is Storage's (pino) level name (LOG_LEVEL); SlogLevel maps it
+	// for platform/logging.
+	LogLevel string
+	// Production is true when KEJANEST_ENV names production.
+	Production bool
+}
+
+// Load reads the configuration through r. It returns the parse errors of
+// malformed values (all of them) alongside the best-effort Config; callers
+// still run Validate.
+func Load(r *envconf.Reader) (Config, error) {
+	c := Config{
+		DatabaseURL:        r.String("postgres://authenticator@127.0.0.1:54322/postgres?sslmode=disable", "DATABASE_URL"),
+		Host:               r.String("127.0.0.1", "SERVER_HOST"),
+		Port:               r.Int(5000, "SERVER_PORT"),
+		JWTSecret:          r.String(devkeys.JWTSecret, "AUTH_JWT_SECRET", "PGRST_JWT_SECRET", "JWT_SECRET"),
+		AnonKey:            r.String(devkeys.AnonKey, "ANON_KEY"),
+		ServiceKey:         r.String(devkeys.ServiceRoleKey, "SERVICE_KEY"),
+		Backend:            strings.ToLower(r.String(BackendFile, "STORAGE_BACKEND")),
+		FilePath:           r.String(".data/storage", "FILE_STORAGE_BACKEND_PATH"),
+		FileSizeLimit:      r.Int(50*1024*1024, "FILE_SIZE_LIMIT"),
+		S3Bucket:           r.String("", "STORAGE_S3_BUCKET"),
+		S3Endpoint:         r.String("", "STORAGE_S3_ENDPOINT"),
+		S3Region:           r.String("", "STORAGE_S3_REGION"),
+		AWSAccessKeyID:     r.String("", "AWS_ACCESS_KEY_ID"),
+		AWSSecretAccessKey: r.String("", "AWS_SECRET_ACCESS_KEY"),
+		LogLevel:           strings.ToLower(r.String("info", "LOG_LEVEL")),
+		Production:         devkeys.IsProduction(r.String("", devkeys.EnvVar)),
+	}
+	return c, r.Err()
+}
+
+// Validate reports every problem that would stop the service from serving
+// correctly, including development secrets in production mode.
+func (c Config) Validate() error {
+	var errs []error
+	if _, err := pgconn.ParseConfig(c.DatabaseURL); err != nil {
+		errs = append(errs, fmt.Errorf("DATABASE_URL: %w", err))
+	}
+	if c.Host == "" {
+		errs = append(errs, errors.New("SERVER_HOST: empty"))
+	}
+	if c.Port < 1 || c.Port > 65535 {
+		errs = append(errs, fmt.Errorf("SERVER_PORT: %d is not a port (1-65535)", c.Port))
+	}
+	if len(c.JWTSecret) < minJWTSecretLen {
+		errs = append(errs, fmt.Errorf("AUTH_JWT_SECRET: must be at least %d characters", minJWTSecretLen))
+	}
+	if c.FileSizeLimit < 1 {
+		errs = append(errs, fmt.Errorf("FILE_SIZE_LIMIT: %d, want a positive number of bytes", c.FileSizeLimit))
+	}
+	switch c.Backend {
+	case BackendFile:
+		if c.FilePath == "" {
+			errs = append(errs, errors.New("FILE_STORAGE_BACKEND_PATH: empty"))
+		}
+	case BackendS3:
+		if c.S3Bucket == "" {
+			errs = append(errs, errors.New("STORAGE_S3_BUCKET: required with STORAGE_BACKEND=s3"))
+		}
+		if c.S3Endpoint != "" {
+			if err := checkURL(c.S3Endpoint); err != nil {
+				errs = append(errs, fmt.Errorf("STORAGE_S3_ENDPOINT: %w", err))
+			}
+		}
+		if (c.AWSAccessKeyID == "") != (c.AWSSecretAccessKey == "") {
+			errs = append(errs, errors.New("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("STORAGE_BACKEND: %q, want file or s3", c.Backend))
+	}
+	if _, ok := slogLevels[c.LogLevel]; !ok {
+		errs = append(errs, fmt.Errorf("LOG_LEVEL: %q, want trace, debug, info, warn, error or fatal", c.LogLevel))
+	}
+	if c.Production {
+		if err := devkeys.Refuse(map[string]string{
+			"AUTH_JWT_SECRET": c.JWTSecret,
+			"ANON_KEY":        c.AnonKey,
+			"SERVICE_KEY":     c.ServiceKey,
+		}); err != nil {
+			errs = append(errs, fmt.Errorf("production mode (%s): %w", devkeys.EnvVar, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkURL accepts an absolute http(s) URL with a host.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%q: scheme must be http or https", raw)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("%q: no host", raw)
+	}
+	return nil
+}
+
+// slogLevels maps pino level names onto platform/logging's.
+var slogLevels = map[string]string{
+	"trace": "debug", "debug": "debug", "info": "info", "warn": "warn", "error": "error", "fatal": "error",
+}
+
+// SlogLevel is LogLevel as platform/logging names it.
+func (c Config) SlogLevel() string { return slogLevels[c.LogLevel] }
+
+// Addr is the listen address, host:port.
+func (c Config) Addr() string { return net.JoinHostPort(c.Host, strconv.Itoa(c.Port)) }
