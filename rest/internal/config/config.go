@@ -1,0 +1,128 @@
+// Package config reads the rest service's settings from the environment once,
+// in main, and checks them before anything listens.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/kejanest/kejanest/platform/devkeys"
+	"github.com/kejanest/kejanest/platform/envconf"
+)
+
+// DefaultPort is PostgREST's own port.
+const DefaultPort = 3000
+
+// minJWTSecretLen is PostgREST's minimum for an HMAC secret.
+const minJWTSecretLen = 32
+
+// Config is the rest service's whole configuration, under PostgREST's own
+// variable names (its Config.hs keys with the PGRST_ prefix). The defaults
+// reproduce the Supabase CLI's local stack, so `make run` needs none of them.
+//
+//	variable            fallback      default                                                          meaning
+//	PGRST_DB_URI        DATABASE_URL  postgres://authenticator@127.0.0.1:54322/postgres?sslmode=disable  login role that switches to anon/authenticated/service_role
+//	PGRST_SERVER_HOST                 127.0.0.1                                                        listen host
+//	PGRST_SERVER_PORT                 3000                                                             listen port
+//	PGRST_JWT_SECRET    JWT_SECRET    devkeys.JWTSecret                                                HS256 secret, at least 32 characters
+//	PGRST_DB_SCHEMAS                  public                                                           comma list of exposed schemas; the first is the default
+//	PGRST_DB_ANON_ROLE                anon                                                             role of requests without a JWT
+//	PGRST_DB_MAX_ROWS                 1000                                                             cap on rows a read returns; 0 is no cap
+//	PGRST_DB_POOL                     10                                                               database connections
+//	PGRST_LOG_LEVEL                   info                                                             crit, error, warn, info or debug
+//	KEJANEST_ENV                      "" (development)                                                 production refuses empty or well-known dev secrets
+type Config struct {
+	// DBURI is the connection string (PGRST_DB_URI, DATABASE_URL).
+	DBURI string
+	// Host and Port are the listen address (PGRST_SERVER_HOST,
+	// PGRST_SERVER_PORT).
+	Host string
+	Port int
+	// JWTSecret verifies bearer tokens (PGRST_JWT_SECRET, JWT_SECRET).
+	JWTSecret string
+	// DBSchemas are the exposed schemas (PGRST_DB_SCHEMAS).
+	DBSchemas []string
+	// DBAnonRole is the role of anonymous requests (PGRST_DB_ANON_ROLE).
+	DBAnonRole string
+	// DBMaxRows caps the rows of one read, 0 for no cap (PGRST_DB_MAX_ROWS).
+	DBMaxRows int
+	// DBPool is the pool size (PGRST_DB_POOL).
+	DBPool int
+	// LogLevel is PostgREST's level name (PGRST_LOG_LEVEL); SlogLevel maps
+	// it for platform/logging.
+	LogLevel string
+	// Production is true when KEJANEST_ENV names production.
+	Production bool
+}
+
+// Load reads the configuration through r. It returns the parse errors of
+// malformed values (all of them) alongside the best-effort Config; callers
+// still run Validate.
+func Load(r *envconf.Reader) (Config, error) {
+	c := Config{
+		DBURI:      r.String("postgres://authenticator@127.0.0.1:54322/postgres?sslmode=disable", "PGRST_DB_URI", "DATABASE_URL"),
+		Host:       r.String("127.0.0.1", "PGRST_SERVER_HOST"),
+		Port:       r.Int(DefaultPort, "PGRST_SERVER_PORT"),
+		JWTSecret:  r.String(devkeys.JWTSecret, "PGRST_JWT_SECRET", "JWT_SECRET"),
+		DBSchemas:  r.List([]string{"public"}, "PGRST_DB_SCHEMAS"),
+		DBAnonRole: r.String("anon", "PGRST_DB_ANON_ROLE"),
+		DBMaxRows:  r.Int(1000, "PGRST_DB_MAX_ROWS"),
+		DBPool:     r.Int(10, "PGRST_DB_POOL"),
+		LogLevel:   strings.ToLower(r.String("info", "PGRST_LOG_LEVEL")),
+		Production: devkeys.IsProduction(r.String("", devkeys.EnvVar)),
+	}
+	return c, r.Err()
+}
+
+// Validate reports every problem that would stop the service from serving
+// correctly, including development secrets in production mode.
+func (c Config) Validate() error {
+	var errs []error
+	if _, err := pgconn.ParseConfig(c.DBURI); err != nil {
+		errs = append(errs, fmt.Errorf("PGRST_DB_URI: %w", err))
+	}
+	if c.Host == "" {
+		errs = append(errs, errors.New("PGRST_SERVER_HOST: empty"))
+	}
+	if c.Port < 1 || c.Port > 65535 {
+		errs = append(errs, fmt.Errorf("PGRST_SERVER_PORT: %d is not a port (1-65535)", c.Port))
+	}
+	if len(c.JWTSecret) < minJWTSecretLen {
+		errs = append(errs, fmt.Errorf("PGRST_JWT_SECRET: must be at least %d characters", minJWTSecretLen))
+	}
+	if len(c.DBSchemas) == 0 {
+		errs = append(errs, errors.New("PGRST_DB_SCHEMAS: no schema"))
+	}
+	if c.DBAnonRole == "" {
+		errs = append(errs, errors.New("PGRST_DB_ANON_ROLE: empty"))
+	}
+	if c.DBMaxRows < 0 {
+		errs = append(errs, fmt.Errorf("PGRST_DB_MAX_ROWS: %d is negative", c.DBMaxRows))
+	}
+	if c.DBPool < 1 {
+		errs = append(errs, fmt.Errorf("PGRST_DB_POOL: %d, want at least 1", c.DBPool))
+	}
+	if _, ok := slogLevels[c.LogLevel]; !ok {
+		errs = append(errs, fmt.Errorf("PGRST_LOG_LEVEL: %q, want crit, error, warn, info or debug", c.LogLevel))
+	}
+	if c.Production {
+		if err := devkeys.Refuse(map[string]string{"PGRST_JWT_SECRET": c.JWTSecret}); err != nil {
+			errs = append(errs, fmt.Errorf("production mode (%s): %w", devkeys.EnvVar, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// slogLevels maps PostgREST's level names onto platform/logging's.
+var slogLevels = map[string]string{"crit": "error", "error": "error", "warn": "warn", "info": "info", "debug": "debug"}
+
+// SlogLevel is LogLevel as platform/logging names it.
+func (c Config) SlogLevel() string { return slogLevels[c.LogLevel] }
+
+// Addr is the listen address, host:port.
+func (c Config) Addr() string { return net.JoinHostPort(c.Host, strconv.Itoa(c.Port)) }
