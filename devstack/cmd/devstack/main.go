@@ -28,6 +28,7 @@ import (
 	"github.com/kejanest/kejanest/devstack/internal/database"
 	"github.com/kejanest/kejanest/devstack/internal/stackconf"
 	"github.com/kejanest/kejanest/devstack/internal/supervise"
+	"github.com/kejanest/kejanest/devstack/internal/sweeps"
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/lifecycle"
@@ -173,6 +174,10 @@ func start(o options, log *slog.Logger) error {
 			log.Warn("stop service", "err", err)
 		}
 	})
+
+	// Listings, offers and trades lapse by the clock; production runs the
+	// same sweep from its scheduler.
+	go sweeps.Every(ctx, database.WithUser(st.DatabaseURL, "authenticator"), time.Minute, log)
 
 	if o.ephemeral {
 		if err := printReady(st, logDir); err != nil {
