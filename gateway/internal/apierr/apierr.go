@@ -29,6 +29,9 @@ var (
 	RateLimited = Error{http.StatusTooManyRequests, []byte(`{"message":"API rate limit exceeded"}`)}
 	// MethodNotAllowed answers methods a gateway-own path does not serve.
 	MethodNotAllowed = Error{http.StatusMethodNotAllowed, []byte(`{"message":"Method not allowed"}`)}
+	// MetricsForbidden answers /metrics from a non-loopback client while
+	// the metrics are not public.
+	MetricsForbidden = Error{http.StatusForbidden, []byte(`{"message":"Metrics are only served to loopback clients"}`)}
 )
 
 // WriteInternal answers an unexpected failure with a generic message and

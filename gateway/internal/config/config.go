@@ -35,6 +35,7 @@ import (
 //	GATEWAY_CORS_ORIGINS      *                                          comma list of allowed origins; * allows any
 //	GATEWAY_RATE_LIMIT        "" (off)                                   per-client-IP limit: N/duration (600/1m), or N per second; 0 is off
 //	GATEWAY_TRUST_PROXY       false                                      take the client IP from the leftmost X-Forwarded-For
+//	GATEWAY_METRICS_PUBLIC    false                                      serve /metrics to any client, not only loopback peers
 //	KEJANEST_ENV              "" (development)                           production refuses empty or well-known dev secrets
 //	LOG_LEVEL                 info                                       debug, info, warn or error
 type Config struct {
@@ -72,6 +73,10 @@ type Config struct {
 	// TrustProxy takes the client IP from X-Forwarded-For
 	// (GATEWAY_TRUST_PROXY); only safe behind a proxy that sets it.
 	TrustProxy bool
+	// MetricsPublic serves /metrics to every client (GATEWAY_METRICS_PUBLIC).
+	// By default only loopback peers get it: traffic figures are for the
+	// operator's scraper, not for the internet.
+	MetricsPublic bool
 
 	// Production is true when KEJANEST_ENV names production.
 	Production bool
@@ -102,6 +107,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		CORSOrigins:   r.List([]string{"*"}, "GATEWAY_CORS_ORIGINS"),
 		RateLimit:     r.String("", "GATEWAY_RATE_LIMIT"),
 		TrustProxy:    r.Bool(false, "GATEWAY_TRUST_PROXY"),
+		MetricsPublic: r.Bool(false, "GATEWAY_METRICS_PUBLIC"),
 		Production:    prod,
 		LogLevel:      r.String("info", "LOG_LEVEL"),
 	}

@@ -51,6 +51,8 @@ type Server struct {
 	metricsH   http.Handler
 	requireKey bool
 	trustProxy bool
+	// metricsPublic serves /metrics beyond loopback peers.
+	metricsPublic bool
 }
 
 // Options carries what tests replace; the zero value is production use.
@@ -82,16 +84,17 @@ func New(cfg config.Config, log *slog.Logger, o Options) (*Server, error) {
 	}
 	m := metrics.New(append([]string{serviceGateway, serviceFrontend}, proxy.Services...))
 	return &Server{
-		log:        log,
-		proxy:      px,
-		keys:       keys,
-		cors:       cors.New(cfg.CORSOrigins),
-		limiter:    ratelimit.New(cfg.Rate, ratelimit.Options{Now: o.Now}),
-		metrics:    m,
-		spa:        spa.New(cfg.FrontendDir),
-		metricsH:   m.Handler(),
-		requireKey: cfg.RequireAPIKey,
-		trustProxy: cfg.TrustProxy,
+		log:           log,
+		proxy:         px,
+		keys:          keys,
+		cors:          cors.New(cfg.CORSOrigins),
+		limiter:       ratelimit.New(cfg.Rate, ratelimit.Options{Now: o.Now}),
+		metrics:       m,
+		spa:           spa.New(cfg.FrontendDir),
+		metricsH:      m.Handler(),
+		requireKey:    cfg.RequireAPIKey,
+		trustProxy:    cfg.TrustProxy,
+		metricsPublic: cfg.MetricsPublic,
 	}, nil
 }
 
@@ -141,6 +144,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/metrics":
 		if !getOrHead(r) {
 			apierr.Write(st.rec, apierr.MethodNotAllowed)
+			return
+		}
+		if !s.metricsPublic && !loopbackPeer(r) {
+			apierr.Write(st.rec, apierr.MetricsForbidden)
 			return
 		}
 		s.metricsH.ServeHTTP(st.rec, r)
@@ -240,6 +247,18 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 
 func getOrHead(r *http.Request) bool {
 	return r.Method == http.MethodGet || r.Method == http.MethodHead
+}
+
+// loopbackPeer reports whether the TCP peer itself is on loopback. It never
+// reads X-Forwarded-For: a forwarded request came through a proxy, so it is
+// not local however the header reads.
+func loopbackPeer(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback() && r.Header.Get("X-Forwarded-For") == ""
 }
 
 // clientIP is the peer address, or with TrustProxy the leftmost

@@ -482,6 +482,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	}{
 		{"health", "GET", "/health", 200, []string{`{"status":"ok"}`}},
 		{"health post", "POST", "/health", 405, nil},
+		{"metrics post", "POST", "/metrics", 405, nil},
 		{"metrics", "GET", "/metrics", 200, []string{
 			"# TYPE gateway_requests_total counter",
 			"gateway_request_duration_seconds_bucket",
@@ -508,6 +509,61 @@ func TestHealthAndMetrics(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// /metrics is for the operator's scraper: loopback peers only, unless made
+// public. A request that came through a proxy is not local.
+func TestMetricsAccess(t *testing.T) {
+	t.Parallel()
+	private := newHarness(t, nil)
+	public := newHarness(t, map[string]string{"GATEWAY_METRICS_PUBLIC": "true"})
+	tests := []struct {
+		name   string
+		h      *harness
+		hdr    map[string]string
+		status int
+	}{
+		{"loopback peer", private, nil, 200},
+		{"forwarded request", private, map[string]string{"X-Forwarded-For": "203.0.113.9"}, 403},
+		{"forwarded request, public metrics", public, map[string]string{"X-Forwarded-For": "203.0.113.9"}, 200},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res, body := tc.h.do(t, http.MethodGet, "/metrics", tc.hdr)
+			if res.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", res.StatusCode, tc.status, body)
+			}
+			if tc.status == 403 && string(body) != `{"message":"Metrics are only served to loopback clients"}` {
+				t.Errorf("body %s", body)
+			}
+		})
+	}
+}
+
+func TestLoopbackPeer(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		remote, xff string
+		want        bool
+	}{
+		{"127.0.0.1:5000", "", true},
+		{"[::1]:5000", "", true},
+		{"10.0.0.5:5000", "", false},
+		{"[2001:db8::1]:80", "", false},
+		{"127.0.0.1:5000", "198.51.100.4", false},
+		{"not-an-address", "", false},
+	}
+	for _, tc := range tests {
+		r, _ := http.NewRequest(http.MethodGet, "/metrics", nil)
+		r.RemoteAddr = tc.remote
+		if tc.xff != "" {
+			r.Header.Set("X-Forwarded-For", tc.xff)
+		}
+		if got := loopbackPeer(r); got != tc.want {
+			t.Errorf("loopbackPeer(%s, xff=%q) = %v, want %v", tc.remote, tc.xff, got, tc.want)
+		}
 	}
 }
 
