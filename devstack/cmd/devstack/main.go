@@ -165,7 +165,7 @@ func start(o options, log *slog.Logger) error {
 		log.Info("demo data applied", "files", seeded)
 	}
 
-	procs, err := supervise.StartAll(ctx, st.Services(), logDir, 30*time.Second)
+	procs, err := supervise.StartAll(ctx, st.Services(os.Environ()...), logDir, 30*time.Second)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/kejanest/kejanest/devstack/internal/database"
 	"github.com/kejanest/kejanest/devstack/internal/supervise"
@@ -41,8 +42,29 @@ func (s Stack) GatewayURL() string { return "http://127.0.0.1:" + strconv.Itoa(s
 
 func local(port int) string { return "http://127.0.0.1:" + strconv.Itoa(port) }
 
-// Services returns the children in start order, with their environment.
-func (s Stack) Services() []supervise.Service {
+// OverridePrefix starts the variables that reach one service only:
+// KEJANEST_<SERVICE>_<NAME>=v in devstack's environment becomes NAME=v for
+// that service, after (and so winning over) devstack's own settings. Test
+// suites use it to run a service in another mode, e.g.
+// KEJANEST_STORAGE_STORAGE_BACKEND=s3.
+const OverridePrefix = "KEJANEST_"
+
+// Services returns the children in start order, with their environment;
+// overrides come from environ (os.Environ() in devstack).
+func (s Stack) Services(environ ...string) []supervise.Service {
+	svcs := s.services()
+	for i := range svcs {
+		prefix := OverridePrefix + strings.ToUpper(svcs[i].Name) + "_"
+		for _, kv := range environ {
+			if rest, ok := strings.CutPrefix(kv, prefix); ok && strings.Contains(rest, "=") {
+				svcs[i].Env = append(svcs[i].Env, rest)
+			}
+		}
+	}
+	return svcs
+}
+
+func (s Stack) services() []supervise.Service {
 	authenticator := database.WithUser(s.DatabaseURL, "authenticator")
 	authAdmin := database.WithUser(s.DatabaseURL, "supabase_auth_admin")
 	p := s.Ports

@@ -1,0 +1,64 @@
+package stackconf
+
+import (
+	"strings"
+	"testing"
+)
+
+func envOf(t *testing.T, svcs []serviceEnv, name string) []string {
+	t.Helper()
+	for _, s := range svcs {
+		if s.name == name {
+			return s.env
+		}
+	}
+	t.Fatalf("no service %s", name)
+	return nil
+}
+
+type serviceEnv struct {
+	name string
+	env  []string
+}
+
+// lastValue is what a child sees: with duplicate keys exec uses the last.
+func lastValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
+
+func TestOverridesReachOnlyTheirService(t *testing.T) {
+	t.Parallel()
+	st := Stack{Root: "/repo", BinDir: "/repo/bin", DatabaseURL: "postgres://postgres@127.0.0.1:5432/db", Ports: DefaultPorts, StorageDir: "/data"}
+	var got []serviceEnv
+	for _, s := range st.Services(
+		"KEJANEST_STORAGE_STORAGE_BACKEND=s3",
+		"KEJANEST_STORAGE_STORAGE_S3_ENDPOINT=http://127.0.0.1:9000",
+		"KEJANEST_AUTHSVC_GOTRUE_MAILER_AUTOCONFIRM=true",
+		"KEJANEST_ENV=development", // not a per-service override
+		"KEJANEST_STORAGE_NOEQUALS",
+		"PATH=/usr/bin",
+	) {
+		got = append(got, serviceEnv{s.Name, s.Env})
+	}
+	tests := []struct{ service, key, want string }{
+		{"storage", "STORAGE_BACKEND", "s3"},
+		{"storage", "STORAGE_S3_ENDPOINT", "http://127.0.0.1:9000"},
+		{"storage", "FILE_STORAGE_BACKEND_PATH", "/data"},
+		{"authsvc", "GOTRUE_MAILER_AUTOCONFIRM", "true"},
+		{"authsvc", "STORAGE_BACKEND", ""},
+		{"rest", "GOTRUE_MAILER_AUTOCONFIRM", ""},
+		{"rest", "PGRST_DB_URI", "postgres://authenticator@127.0.0.1:5432/db"},
+		{"authsvc", "DATABASE_URL", "postgres://supabase_auth_admin@127.0.0.1:5432/db"},
+	}
+	for _, tc := range tests {
+		if v := lastValue(envOf(t, got, tc.service), tc.key); v != tc.want {
+			t.Errorf("%s sees %s=%q, want %q", tc.service, tc.key, v, tc.want)
+		}
+	}
+}
