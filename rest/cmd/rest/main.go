@@ -6,17 +6,25 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/fiberserve"
+	"github.com/kejanest/kejanest/platform/jwtverify"
 	"github.com/kejanest/kejanest/platform/lifecycle"
 	"github.com/kejanest/kejanest/platform/logging"
 	"github.com/kejanest/kejanest/platform/pgpool"
 	"github.com/kejanest/kejanest/rest/internal/config"
 	"github.com/kejanest/kejanest/rest/internal/httpapi"
+	"github.com/kejanest/kejanest/rest/pgrst"
+	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
 )
+
+// firstLoadWait bounds how long start-up waits for the schema cache.
+const firstLoadWait = 5 * time.Second
 
 const service = "rest"
 
@@ -45,9 +53,35 @@ func run() int {
 	}
 	defer pool.Close()
 
+	verifier, err := jwtverify.New(jwtverify.Options{Secret: cfg.JWTSecret, Audience: cfg.JWTAud})
+	if err != nil {
+		log.Error("configure JWT verification", "error", err.Error())
+		return 1
+	}
+	cache := schemacache.NewHolder(pool, cfg.DBSchemas, log)
+	cache.OnChange(pool.Reset)
+	loaded := cache.Reloaded()
+	go func() { _ = cache.Listen(ctx, pool.Config().ConnConfig, time.Second) }()
+	// Give the first schema load a moment before listening, so the first
+	// requests do not meet 503 PGRST002; a database still starting up only
+	// delays that (and /ready reports it).
+	select {
+	case <-loaded:
+	case <-time.After(firstLoadWait):
+		log.Warn("schema cache not loaded yet; serving anyway", "waited", firstLoadWait.String())
+	case <-ctx.Done():
+		return 0
+	}
+
 	app := httpapi.New(httpapi.Deps{
-		Log:   log,
-		Ready: func(ctx context.Context) error { return pgpool.Ping(ctx, pool) },
+		Log: log,
+		Ready: func(ctx context.Context) error {
+			if cache.Get() == nil {
+				return errors.New("schema cache not loaded")
+			}
+			return pgpool.Ping(ctx, pool)
+		},
+		Pipeline: pgrst.New(cfg.Pipeline(), pool, cache, verifier, log),
 	})
 	if err := fiberserve.Serve(ctx, app, cfg.Addr(), log); err != nil {
 		log.Error("serve", "error", err.Error())

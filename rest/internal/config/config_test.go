@@ -24,6 +24,12 @@ func TestLoad(t *testing.T) {
 		DBMaxRows:  1000,
 		DBPool:     10,
 		LogLevel:   "info",
+
+		DBExtraSearchPath: []string{"public", "extensions"},
+		DBTxEnd:           "commit",
+		DBSafeUpdate:      true,
+		OpenAPIMode:       "follow-privileges",
+		ServerTiming:      true,
 	}
 	tests := []struct {
 		name    string
@@ -32,16 +38,23 @@ func TestLoad(t *testing.T) {
 		wantErr string // substring of the Load or Validate error; "" means valid
 	}{
 		{name: "defaults", env: nil, want: func(c *Config) {}},
+		{name: "bad tx end", env: map[string]string{"PGRST_DB_TX_END": "maybe"}, wantErr: "PGRST_DB_TX_END"},
+		{name: "bad openapi mode", env: map[string]string{"PGRST_OPENAPI_MODE": "loud"}, wantErr: "PGRST_OPENAPI_MODE"},
 		{
 			name: "every variable",
 			env: map[string]string{
 				"PGRST_DB_URI": "postgres://u@db:5432/app", "PGRST_SERVER_HOST": "0.0.0.0", "PGRST_SERVER_PORT": "8080",
 				"PGRST_JWT_SECRET": goodSecret, "PGRST_DB_SCHEMAS": "api, public", "PGRST_DB_ANON_ROLE": "web_anon",
 				"PGRST_DB_MAX_ROWS": "50", "PGRST_DB_POOL": "3", "PGRST_LOG_LEVEL": "DEBUG",
+				"PGRST_DB_EXTRA_SEARCH_PATH": "public", "PGRST_DB_PRE_REQUEST": "app.check", "PGRST_DB_TX_END": "commit-allow-override",
+				"PGRST_DB_AGGREGATES_ENABLED": "true", "PGRST_DB_SAFE_UPDATE": "false", "PGRST_OPENAPI_MODE": "disabled",
+				"PGRST_SERVER_TIMING_ENABLED": "false", "PGRST_JWT_AUD": "authenticated",
 			},
 			want: func(c *Config) {
 				*c = Config{DBURI: "postgres://u@db:5432/app", Host: "0.0.0.0", Port: 8080, JWTSecret: goodSecret,
-					DBSchemas: []string{"api", "public"}, DBAnonRole: "web_anon", DBMaxRows: 50, DBPool: 3, LogLevel: "debug"}
+					DBSchemas: []string{"api", "public"}, DBAnonRole: "web_anon", DBMaxRows: 50, DBPool: 3, LogLevel: "debug",
+					DBExtraSearchPath: []string{"public"}, DBPreRequest: "app.check", DBTxEnd: "commit-allow-override", DBAggregates: true,
+					OpenAPIMode: "disabled", JWTAud: "authenticated"}
 			},
 		},
 		{

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/kejanest/kejanest/platform/fiberserve"
+	"github.com/kejanest/kejanest/rest/pgrst"
 	"github.com/kejanest/kejanest/rest/pgrst/pgrsterr"
 )
 
@@ -23,15 +24,21 @@ type Deps struct {
 	Ready func(ctx context.Context) error
 	// Server holds the HTTP limits; zero values take fiberserve's defaults.
 	Server fiberserve.Config
+	// Pipeline answers the PostgREST requests; nil answers them PGRST127.
+	Pipeline *pgrst.Handler
 }
 
 // New returns the rest service's app with every route registered.
 func New(d Deps) *fiber.App {
 	app := fiberserve.New(d.Server, d.Log, errorHandler(d.Log))
 	registerHealth(app, d.Ready)
-	// The table endpoints (/{relation}, and / for the OpenAPI root) come
-	// with the PostgREST pipeline.
-	app.Use(notImplemented)
+	if d.Pipeline == nil {
+		app.Use(notImplemented)
+		return app
+	}
+	// Every other path is the pipeline's: / (OpenAPI), /{relation} and
+	// /rpc/{function}; it answers PGRST125 for anything deeper.
+	app.Use(serve(d.Pipeline))
 	return app
 }
 
@@ -51,9 +58,16 @@ func notImplemented(c fiber.Ctx) error {
 func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c fiber.Ctx, err error) error {
 		id := fiberserve.RequestID(c)
-		status, body, expected := pgrsterr.Render(fromFiber(err, c.Method()), id)
+		err = fromFiber(err, c.Method())
+		status, body, expected := pgrsterr.Render(err, id)
 		if !expected {
 			log.Error("unexpected failure", "request_id", id, "method", c.Method(), "path", c.Path(), "error", err.Error())
+		}
+		var pe *pgrsterr.Error
+		if errors.As(err, &pe) {
+			for _, h := range pe.Headers {
+				c.Set(h[0], h[1])
+			}
 		}
 		c.Set(fiber.HeaderContentType, pgrsterr.ContentType)
 		return c.Status(status).Send(body)

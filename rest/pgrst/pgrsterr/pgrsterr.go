@@ -31,6 +31,9 @@ type Error struct {
 	Details any
 	// Hint is "" (null) or a suggestion for the client.
 	Hint string
+	// Headers are extra response headers (WWW-Authenticate on 401s, the
+	// headers of a RAISE SQLSTATE 'PGRST'), in the order to send them.
+	Headers [][2]string
 }
 
 // Error returns "CODE: message".

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
+	"github.com/kejanest/kejanest/rest/pgrst"
 )
 
 // DefaultPort is 3001: rpc reads the same PostgREST variables as rest, which
@@ -36,6 +37,14 @@ const minJWTSecretLen = 32
 //	PGRST_DB_MAX_ROWS                 1000                                                             cap on rows a read returns; 0 is no cap
 //	PGRST_DB_POOL                     10                                                               database connections
 //	PGRST_LOG_LEVEL                   info                                                             crit, error, warn, info or debug
+//	PGRST_DB_EXTRA_SEARCH_PATH        public,extensions                                                schemas after the request's in search_path
+//	PGRST_DB_PRE_REQUEST              ""                                                               function ([schema.]name) called before each request's statement
+//	PGRST_DB_TX_END                   commit                                                           commit, commit-allow-override, rollback or rollback-allow-override
+//	PGRST_DB_AGGREGATES_ENABLED       false                                                            allow count(), sum(), avg(), min(), max() in select
+//	PGRST_DB_SAFE_UPDATE              true                                                             refuse UPDATE and DELETE without a filter (as pg-safeupdate)
+//	PGRST_OPENAPI_MODE                follow-privileges                                                follow-privileges, ignore-privileges or disabled
+//	PGRST_SERVER_TIMING_ENABLED       true                                                             send Server-Timing (jwt, parse, plan, transaction, response)
+//	PGRST_JWT_AUD                     ""                                                               when set, tokens must carry this audience
 //	KEJANEST_ENV                      "" (development)                                                 production refuses empty or well-known dev secrets
 type Config struct {
 	// DBURI is the connection string (PGRST_DB_URI, DATABASE_URL).
@@ -59,6 +68,24 @@ type Config struct {
 	LogLevel string
 	// Production is true when KEJANEST_ENV names production.
 	Production bool
+	// DBExtraSearchPath follows the request's schema in search_path
+	// (PGRST_DB_EXTRA_SEARCH_PATH).
+	DBExtraSearchPath []string
+	// DBPreRequest is the function called first in every transaction
+	// (PGRST_DB_PRE_REQUEST).
+	DBPreRequest string
+	// DBTxEnd ends transactions (PGRST_DB_TX_END).
+	DBTxEnd string
+	// DBAggregates allows aggregate functions (PGRST_DB_AGGREGATES_ENABLED).
+	DBAggregates bool
+	// DBSafeUpdate refuses unfiltered UPDATE/DELETE (PGRST_DB_SAFE_UPDATE).
+	DBSafeUpdate bool
+	// OpenAPIMode is PGRST_OPENAPI_MODE.
+	OpenAPIMode string
+	// ServerTiming sends Server-Timing (PGRST_SERVER_TIMING_ENABLED).
+	ServerTiming bool
+	// JWTAud is the required token audience, or "" (PGRST_JWT_AUD).
+	JWTAud string
 }
 
 // Load reads the configuration through r. It returns the parse errors of
@@ -76,6 +103,15 @@ func Load(r *envconf.Reader) (Config, error) {
 		DBPool:     r.Int(10, "PGRST_DB_POOL"),
 		LogLevel:   strings.ToLower(r.String("info", "PGRST_LOG_LEVEL")),
 		Production: devkeys.IsProduction(r.String("", devkeys.EnvVar)),
+
+		DBExtraSearchPath: r.List([]string{"public", "extensions"}, "PGRST_DB_EXTRA_SEARCH_PATH"),
+		DBPreRequest:      r.String("", "PGRST_DB_PRE_REQUEST"),
+		DBTxEnd:           r.String("commit", "PGRST_DB_TX_END"),
+		DBAggregates:      r.Bool(false, "PGRST_DB_AGGREGATES_ENABLED"),
+		DBSafeUpdate:      r.Bool(true, "PGRST_DB_SAFE_UPDATE"),
+		OpenAPIMode:       r.String("follow-privileges", "PGRST_OPENAPI_MODE"),
+		ServerTiming:      r.Bool(true, "PGRST_SERVER_TIMING_ENABLED"),
+		JWTAud:            r.String("", "PGRST_JWT_AUD"),
 	}
 	return c, r.Err()
 }
@@ -108,6 +144,16 @@ func (c Config) Validate() error {
 	if c.DBPool < 1 {
 		errs = append(errs, fmt.Errorf("PGRST_DB_POOL: %d, want at least 1", c.DBPool))
 	}
+	switch c.DBTxEnd {
+	case "commit", "commit-allow-override", "rollback", "rollback-allow-override":
+	default:
+		errs = append(errs, fmt.Errorf("PGRST_DB_TX_END: %q, want commit, commit-allow-override, rollback or rollback-allow-override", c.DBTxEnd))
+	}
+	switch c.OpenAPIMode {
+	case "follow-privileges", "ignore-privileges", "disabled":
+	default:
+		errs = append(errs, fmt.Errorf("PGRST_OPENAPI_MODE: %q, want follow-privileges, ignore-privileges or disabled", c.OpenAPIMode))
+	}
 	if _, ok := slogLevels[c.LogLevel]; !ok {
 		errs = append(errs, fmt.Errorf("PGRST_LOG_LEVEL: %q, want crit, error, warn, info or debug", c.LogLevel))
 	}
@@ -127,3 +173,19 @@ func (c Config) SlogLevel() string { return slogLevels[c.LogLevel] }
 
 // Addr is the listen address, host:port.
 func (c Config) Addr() string { return net.JoinHostPort(c.Host, strconv.Itoa(c.Port)) }
+
+// Pipeline returns the PostgREST pipeline's configuration.
+func (c Config) Pipeline() pgrst.Config {
+	return pgrst.Config{
+		Schemas:         c.DBSchemas,
+		ExtraSearchPath: c.DBExtraSearchPath,
+		AnonRole:        c.DBAnonRole,
+		MaxRows:         int64(c.DBMaxRows),
+		Aggregates:      c.DBAggregates,
+		PreRequest:      c.DBPreRequest,
+		TxEnd:           c.DBTxEnd,
+		SafeUpdate:      c.DBSafeUpdate,
+		OpenAPIMode:     c.OpenAPIMode,
+		ServerTiming:    c.ServerTiming,
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/kejanest/kejanest/platform/fiberserve"
+	"github.com/kejanest/kejanest/rest/pgrst"
 	"github.com/kejanest/kejanest/rest/pgrst/pgrsterr"
 )
 
@@ -23,17 +24,30 @@ type Deps struct {
 	Ready func(ctx context.Context) error
 	// Server holds the HTTP limits; zero values take fiberserve's defaults.
 	Server fiberserve.Config
+	// Pipeline answers the PostgREST requests; nil answers them PGRST127.
+	Pipeline *pgrst.Handler
 }
 
 // New returns the rpc service's app with every route registered:
 //
-//	GET, HEAD, POST /rpc/{fn}   the function call (not implemented yet: PGRST127)
+//	GET, HEAD, POST /rpc/{fn}   the function call (PGRST127 without a pipeline)
+//	OPTIONS /rpc/{fn}           the allowed verbs
 //	other verbs on /rpc/{fn}    405 PGRST101, as PostgREST answers
 //	anything else               404 PGRST125: rest owns every other path
 func New(d Deps) *fiber.App {
 	app := fiberserve.New(d.Server, d.Log, errorHandler(d.Log))
 	registerHealth(app, d.Ready)
-	app.All("/rpc/:fn", call)
+	if d.Pipeline != nil {
+		app.All("/rpc/:fn", func(c fiber.Ctx) error {
+			switch c.Method() {
+			case fiber.MethodGet, fiber.MethodHead, fiber.MethodPost, fiber.MethodOptions:
+				return serve(d.Pipeline)(c)
+			}
+			return pgrsterr.InvalidRPCMethod(c.Method())
+		})
+	} else {
+		app.All("/rpc/:fn", call)
+	}
 	app.Use(func(c fiber.Ctx) error { return pgrsterr.InvalidResourcePath() })
 	return app
 }
@@ -63,9 +77,16 @@ func call(c fiber.Ctx) error {
 func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c fiber.Ctx, err error) error {
 		id := fiberserve.RequestID(c)
-		status, body, expected := pgrsterr.Render(fromFiber(err, c.Method()), id)
+		err = fromFiber(err, c.Method())
+		status, body, expected := pgrsterr.Render(err, id)
 		if !expected {
 			log.Error("unexpected failure", "request_id", id, "method", c.Method(), "path", c.Path(), "error", err.Error())
+		}
+		var pe *pgrsterr.Error
+		if errors.As(err, &pe) {
+			for _, h := range pe.Headers {
+				c.Set(h[0], h[1])
+			}
 		}
 		c.Set(fiber.HeaderContentType, pgrsterr.ContentType)
 		return c.Status(status).Send(body)

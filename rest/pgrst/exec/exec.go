@@ -1,0 +1,395 @@
+// Package exec is the fourth stage of the PostgREST pipeline: it runs one
+// request's statements in one transaction (PostgREST MainTx.hs). The first
+// statement after BEGIN is the set_config preamble; reads run READ ONLY.
+//
+// Statements go through one protocol-level pipeline, so a read costs one
+// round trip; writes that must inspect their result before committing (PUT,
+// max-affected, single-object, tx=rollback, estimated counts) take a second
+// one. The pipeline is driven through pgconn rather than pgx's Batch: a Batch
+// prepares every statement before running any, which would parse the main
+// statement as the login role, before the preamble has switched to the
+// request's role (and that role's schema USAGE is what parsing needs).
+// Here a statement is prepared, inside the pipeline, right after the
+// preamble, and kept prepared on its connection for later requests.
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/kejanest/kejanest/rest/pgrst/pgrsterr"
+	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
+)
+
+// Result is the main statement's single row.
+type Result struct {
+	// Total is the exact (or estimated) row count, when counted.
+	Total *int64
+	// PageTotal is the number of rows in the body.
+	PageTotal int64
+	Body      []byte
+	// GUCHeaders and GUCStatus are response.headers and response.status as
+	// the statement left them.
+	GUCHeaders *string
+	GUCStatus  *string
+	// Inserted counts the rows an upsert inserted (rather than updated).
+	Inserted *int64
+	// Location holds "col=eq.value" pairs of a single inserted row.
+	Location []string
+	// PlannedRows is the planner's estimate (count=planned).
+	PlannedRows *int64
+}
+
+// Querier runs extra statements inside the transaction, after the main
+// one.
+type Querier interface {
+	// QueryText runs q and returns the first column of its first row as
+	// text (nil for NULL or no row).
+	QueryText(ctx context.Context, q sqlgen.Query) ([]byte, error)
+}
+
+// Tx describes one request's transaction.
+type Tx struct {
+	ReadOnly   bool
+	Preamble   sqlgen.Query
+	PreRequest *sqlgen.Query
+	// Planned, when set, runs before Main; its EXPLAIN JSON gives
+	// PlannedRows.
+	Planned *sqlgen.Query
+	Main    sqlgen.Query
+	// After runs once Main has answered, before COMMIT; an error rolls
+	// back and is returned. Nil (with Rollback false) commits in the same
+	// round trip.
+	After func(ctx context.Context, q Querier, r *Result) error
+	// Rollback ends the transaction with ROLLBACK (Prefer: tx=rollback).
+	Rollback bool
+	// Authenticated selects 403 over 401 for SQLSTATE 42501.
+	Authenticated bool
+}
+
+const (
+	beginRO = "begin isolation level read committed read only"
+	beginRW = "begin isolation level read committed read write"
+)
+
+// Run executes tx on a connection from pool.
+func Run(ctx context.Context, pool *pgxpool.Pool, tx Tx) (*Result, error) {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return nil, connError(ctx, err)
+	}
+	defer conn.Release()
+	pc := conn.Conn().PgConn()
+	res, err := run(ctx, pc, tx)
+	if !pc.IsClosed() && pc.TxStatus() != 'I' {
+		if _, rerr := pc.Exec(context.WithoutCancel(ctx), "rollback").ReadAll(); rerr != nil {
+			_ = pc.Close(context.WithoutCancel(ctx))
+		}
+	}
+	if err != nil {
+		return nil, mapError(ctx, err, tx.Authenticated)
+	}
+	return res, nil
+}
+
+// pending is what the pipeline will answer, in order.
+type pending int
+
+const (
+	pPrepare pending = iota
+	pDeallocate
+	pExec    // a statement whose rows are ignored
+	pPlanned // EXPLAIN (FORMAT JSON)
+	pMain
+)
+
+func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
+	cache := statements(pc)
+	pl := pc.StartPipeline(ctx)
+	var want []pending
+	var fresh []string
+	send := func(q sqlgen.Query, kind pending) {
+		name, known, evicted := cache.lookup(q.SQL)
+		for _, ev := range evicted {
+			pl.SendDeallocate(ev)
+			want = append(want, pDeallocate)
+		}
+		if !known {
+			pl.SendPrepare(name, q.SQL, nil)
+			want = append(want, pPrepare)
+			fresh = append(fresh, name)
+		}
+		pl.SendQueryPrepared(name, encodeArgs(q.Args), nil, nil)
+		want = append(want, kind)
+	}
+	begin := beginRW
+	if tx.ReadOnly {
+		begin = beginRO
+	}
+	pl.SendQueryParams(begin, nil, nil, nil, nil)
+	want = append(want, pExec)
+	send(tx.Preamble, pExec)
+	if tx.PreRequest != nil {
+		send(*tx.PreRequest, pExec)
+	}
+	if tx.Planned != nil {
+		send(*tx.Planned, pPlanned)
+	}
+	send(tx.Main, pMain)
+	inBatch := tx.After == nil && !tx.Rollback
+	if inBatch {
+		pl.SendQueryParams("commit", nil, nil, nil, nil)
+		want = append(want, pExec)
+	}
+	res := &Result{}
+	err := pl.Sync()
+	if err == nil {
+		err = readPipeline(pl, want, res)
+	}
+	if cerr := pl.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		forget(ctx, pc, cache, fresh, err)
+		return nil, err
+	}
+	if inBatch {
+		return res, nil
+	}
+	if tx.After != nil {
+		if err := tx.After(ctx, querier{pc}, res); err != nil {
+			return nil, err
+		}
+	}
+	end := "commit"
+	if tx.Rollback {
+		end = "rollback"
+	}
+	if _, err := pc.Exec(ctx, end).ReadAll(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// forget drops statements that may not exist on the server after a failed
+// pipeline (and a stale one the server refused), so the next request
+// prepares them again.
+func forget(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache, fresh []string, err error) {
+	for _, n := range fresh {
+		cache.drop(n)
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "0A000" {
+		// "cached plan must not change result type": the schema changed
+		// under a kept statement; drop them all.
+		cache.reset()
+		if pc.TxStatus() != 'I' {
+			_, _ = pc.Exec(context.WithoutCancel(ctx), "rollback").ReadAll()
+		}
+		_, _ = pc.Exec(context.WithoutCancel(ctx), "deallocate all").ReadAll()
+	}
+}
+
+func readPipeline(pl *pgconn.Pipeline, want []pending, res *Result) error {
+	for _, w := range want {
+		r, err := pl.GetResults()
+		if err != nil {
+			return err
+		}
+		switch w {
+		case pPrepare, pDeallocate:
+			continue
+		}
+		rr, ok := r.(*pgconn.ResultReader)
+		if !ok {
+			return fmt.Errorf("pipeline: unexpected %T", r)
+		}
+		var row [][]byte
+		for rr.NextRow() {
+			if row == nil {
+				vals := rr.Values()
+				row = make([][]byte, len(vals))
+				for i, v := range vals {
+					if v != nil {
+						row[i] = append([]byte{}, v...)
+					}
+				}
+			}
+		}
+		if _, err := rr.Close(); err != nil {
+			return err
+		}
+		switch w {
+		case pPlanned:
+			if len(row) > 0 {
+				n := PlanRows(row[0])
+				res.PlannedRows = &n
+			}
+		case pMain:
+			if err := decodeMain(row, res); err != nil {
+				return err
+			}
+		}
+	}
+	r, err := pl.GetResults()
+	if err != nil {
+		return err
+	}
+	if _, ok := r.(*pgconn.PipelineSync); !ok {
+		return fmt.Errorf("pipeline: expected sync, got %T", r)
+	}
+	return nil
+}
+
+func optInt(b []byte) (*int64, error) {
+	if b == nil {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("decode count %q: %w", b, err)
+	}
+	return &n, nil
+}
+
+func optStr(b []byte) *string {
+	if b == nil {
+		return nil
+	}
+	s := string(b)
+	return &s
+}
+
+// decodeMain reads total_result_set, page_total, body, response_headers,
+// response_status, response_inserted and location (all in text format).
+func decodeMain(row [][]byte, res *Result) error {
+	if len(row) != 7 {
+		return fmt.Errorf("main statement returned %d columns", len(row))
+	}
+	var err error
+	if res.Total, err = optInt(row[0]); err != nil {
+		return err
+	}
+	pt, err := optInt(row[1])
+	if err != nil {
+		return err
+	}
+	if pt != nil {
+		res.PageTotal = *pt
+	}
+	res.Body = row[2]
+	res.GUCHeaders, res.GUCStatus = optStr(row[3]), optStr(row[4])
+	if res.Inserted, err = optInt(row[5]); err != nil {
+		return err
+	}
+	if len(row[6]) > 2 {
+		if err := json.Unmarshal(row[6], &res.Location); err != nil {
+			return fmt.Errorf("decode location: %w", err)
+		}
+	}
+	return nil
+}
+
+// encodeArgs renders goqu's bind arguments in PostgreSQL's text format; the
+// server infers each parameter's type from the statement.
+func encodeArgs(args []any) [][]byte {
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case nil:
+		case string:
+			out[i] = []byte(v)
+		case []byte:
+			out[i] = v
+		case int:
+			out[i] = strconv.AppendInt(nil, int64(v), 10)
+		case int64:
+			out[i] = strconv.AppendInt(nil, v, 10)
+		case uint:
+			out[i] = strconv.AppendUint(nil, uint64(v), 10)
+		case uint64:
+			out[i] = strconv.AppendUint(nil, v, 10)
+		case bool:
+			if v {
+				out[i] = []byte("t")
+			} else {
+				out[i] = []byte("f")
+			}
+		default:
+			out[i] = fmt.Append(nil, v)
+		}
+	}
+	return out
+}
+
+// PlanRows reads "Plan Rows" from EXPLAIN (FORMAT JSON) output.
+func PlanRows(plan []byte) int64 {
+	var p []struct {
+		Plan struct {
+			Rows float64 `json:"Plan Rows"`
+		} `json:"Plan"`
+	}
+	if json.Unmarshal(plan, &p) != nil || len(p) == 0 {
+		return 0
+	}
+	return int64(p[0].Plan.Rows)
+}
+
+type querier struct{ pc *pgconn.PgConn }
+
+func (q querier) QueryText(ctx context.Context, s sqlgen.Query) ([]byte, error) {
+	rr := q.pc.ExecParams(ctx, s.SQL, encodeArgs(s.Args), nil, nil, nil)
+	var out []byte
+	got := false
+	for rr.NextRow() {
+		if !got {
+			if v := rr.Values(); len(v) > 0 && v[0] != nil {
+				out = append([]byte{}, v[0]...)
+			}
+			got = true
+		}
+	}
+	_, err := rr.Close()
+	return out, err
+}
+
+// Planned runs an EXPLAIN (FORMAT JSON) inside the transaction and returns
+// its row estimate.
+func Planned(ctx context.Context, q Querier, stmt sqlgen.Query) (int64, error) {
+	plan, err := q.QueryText(ctx, stmt)
+	if err != nil {
+		return 0, err
+	}
+	return PlanRows(plan), nil
+}
+
+// mapError turns a driver error into PostgREST's answer.
+func mapError(ctx context.Context, err error, authenticated bool) error {
+	var pe *pgrsterr.Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgrsterr.FromPG(pgrsterr.PG{Code: pgErr.Code, Message: pgErr.Message, Detail: pgErr.Detail, Hint: pgErr.Hint}, authenticated)
+	}
+	return connError(ctx, err)
+}
+
+func connError(ctx context.Context, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+		return pgrsterr.Timeout()
+	}
+	var ce *pgconn.ConnectError
+	if pgconn.SafeToRetry(err) || errors.Is(err, pgx.ErrTxClosed) || errors.As(err, &ce) || pgconn.Timeout(err) {
+		return pgrsterr.Unavailable("")
+	}
+	return fmt.Errorf("run transaction: %w", err)
+}

@@ -1,0 +1,367 @@
+package plan
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/kejanest/kejanest/rest/pgrst/parse"
+	"github.com/kejanest/kejanest/rest/pgrst/pgrsterr"
+	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
+)
+
+// Options are the configuration planning needs.
+type Options struct {
+	// MaxRows caps every read node (PGRST_DB_MAX_ROWS; 0: no cap).
+	MaxRows int64
+	// Aggregates allows count(), sum() and friends
+	// (PGRST_DB_AGGREGATES_ENABLED).
+	Aggregates bool
+}
+
+// RootKind says what the root of a read plan reads.
+type RootKind int
+
+// The root kinds.
+const (
+	// RootTable reads the table itself (GET/HEAD).
+	RootTable RootKind = iota
+	// RootMutation reads the rows a write returned, from SourceCTE.
+	RootMutation
+	// RootCall reads the rows a function returned, from SourceCTE.
+	RootCall
+)
+
+type builder struct {
+	c      *schemacache.Cache
+	schema string
+	n      int
+	opt    Options
+}
+
+func (b *builder) nextAlias() (table, agg string) {
+	b.n++
+	s := strconv.Itoa(b.n)
+	return "pgrst_" + s, "pgrst_agg_" + s
+}
+
+// Read builds the ReadPlan tree of req over table t.
+func Read(c *schemacache.Cache, t *schemacache.Table, req *parse.ApiRequest, kind RootKind, opt Options) (*ReadPlan, error) {
+	b := &builder{c: c, schema: t.Schema, opt: opt}
+	root := &ReadPlan{Table: t, From: t.QI(), RelName: t.Name, Range: parse.All}
+	if kind != RootTable {
+		root.From, root.FromCTE = schemacache.QI{Name: SourceCTE}, true
+	}
+	if err := b.addSelect(root, req.Query.Select); err != nil {
+		return nil, err
+	}
+	mutation := kind == RootMutation
+	for _, f := range req.Query.Filters {
+		if mutation && len(f.Path) == 0 {
+			continue
+		}
+		n, err := findNode(root, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		l, err := b.resolveFilter(n, f.Filter, true)
+		if err != nil {
+			return nil, err
+		}
+		n.Where = append(n.Where, l)
+	}
+	for _, lg := range req.Query.Logic {
+		if mutation && len(lg.Path) == 0 {
+			continue
+		}
+		n, err := findNode(root, lg.Path)
+		if err != nil {
+			return nil, err
+		}
+		l, err := b.resolveLogic(n, lg.Tree, 0)
+		if err != nil {
+			return nil, err
+		}
+		n.Where = append(n.Where, l)
+	}
+	if !mutation {
+		for _, o := range req.Query.Order {
+			n, err := findNode(root, o.Path)
+			if err != nil {
+				return nil, err
+			}
+			if n.Order, err = b.resolveOrder(n, o.Terms); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, r := range req.Query.Ranges {
+		if len(r.Path) == 0 {
+			continue
+		}
+		n, err := findNode(root, r.Path)
+		if err != nil {
+			return nil, err
+		}
+		n.Range = r.Range
+	}
+	if kind != RootMutation {
+		root.Range = req.TopRange
+		restrict(root, opt.MaxRows)
+	}
+	if err := b.checkAggregates(root); err != nil {
+		return nil, err
+	}
+	markEmpty(root)
+	return root, nil
+}
+
+func restrict(n *ReadPlan, maxRows int64) {
+	n.Range = n.Range.Restrict(maxRows)
+	for _, c := range n.Children {
+		restrict(c, maxRows)
+	}
+}
+
+func markEmpty(n *ReadPlan) bool {
+	empty := len(n.Select) == 0
+	for _, c := range n.Children {
+		if !markEmpty(c) {
+			empty = false
+		}
+	}
+	if n.Depth > 0 && !n.IsSpread {
+		n.OmitFromSelect = empty
+	}
+	return empty
+}
+
+func (b *builder) checkAggregates(n *ReadPlan) error {
+	if n.HasAggregates() {
+		if !b.opt.Aggregates {
+			return pgrsterr.AggregatesNotAllowed()
+		}
+		// With aggregates, * means every column (they become GROUP BY).
+		var sel []SelectField
+		for _, s := range n.Select {
+			if s.Field.Name == "*" && s.Aggregate == "" {
+				for _, col := range n.Table.Columns {
+					sel = append(sel, SelectField{Field: Field{Name: col.Name, Column: col}})
+				}
+				continue
+			}
+			sel = append(sel, s)
+		}
+		n.Select = sel
+	}
+	for _, c := range n.Children {
+		if err := b.checkAggregates(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func findNode(root *ReadPlan, path parse.EmbedPath) (*ReadPlan, error) {
+	n := root
+	for _, seg := range path {
+		var next *ReadPlan
+		for _, c := range n.Children {
+			if c.Name() == seg {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			return nil, pgrsterr.NotEmbedded(seg)
+		}
+		n = next
+	}
+	return n, nil
+}
+
+func (b *builder) column(n *ReadPlan, name string) (*schemacache.Column, error) {
+	col := n.Table.Column(name)
+	if col == nil {
+		return nil, pgrsterr.UndefinedColumn(n.Table.Name, name)
+	}
+	return col, nil
+}
+
+// resolveField resolves f on node n. fts asks for the to_tsvector wrapping
+// when the column is not a tsvector.
+func (b *builder) resolveField(n *ReadPlan, f parse.Field, ftsLang string, fts bool) (Field, error) {
+	if f.Name == "*" && len(f.JSONPath) == 0 {
+		return Field{Name: "*"}, nil
+	}
+	col, err := b.column(n, f.Name)
+	if err != nil {
+		return Field{}, err
+	}
+	out := Field{Name: col.Name, Column: col, JSONPath: f.JSONPath}
+	if len(f.JSONPath) > 0 && !col.IsJSON() {
+		out.ToJSON = true
+	}
+	if fts && !col.IsTSVector() {
+		out.ToTSVector, out.TSLang = true, ftsLang
+	}
+	return out, nil
+}
+
+func (b *builder) addSelect(n *ReadPlan, items []*parse.SelectItem) error {
+	for _, it := range items {
+		switch it.Kind {
+		case parse.SelectField:
+			f, err := b.resolveField(n, it.Field, "", false)
+			if err != nil {
+				return err
+			}
+			if it.Cast != "" && f.Name == "*" {
+				it.Cast = ""
+			}
+			sf := SelectField{Field: f, Cast: it.Cast, Aggregate: it.Aggregate, AggregateCast: it.AggregateCast, Alias: it.Alias}
+			if sf.Alias == "" && it.Aggregate == "" && len(it.Field.JSONPath) > 0 {
+				sf.Alias = it.Field.LastKey()
+			}
+			n.Select = append(n.Select, sf)
+		default:
+			child, err := b.embed(n, it)
+			if err != nil {
+				return err
+			}
+			n.Children = append(n.Children, child)
+		}
+	}
+	return nil
+}
+
+func (b *builder) embed(parent *ReadPlan, it *parse.SelectItem) (*ReadPlan, error) {
+	if parent.Depth+1 > parse.MaxDepth {
+		return nil, pgrsterr.QueryParam("embedding too deep", "at most "+strconv.Itoa(parse.MaxDepth)+" levels")
+	}
+	origin := parent.Table.QI()
+	rel, err := FindRel(b.c, origin, it.Relation, it.Hint)
+	if err != nil {
+		return nil, err
+	}
+	ft := b.c.Table(rel.ForeignTable)
+	if ft == nil {
+		return nil, pgrsterr.TableNotFound(rel.ForeignTable.Schema, rel.ForeignTable.Name, "")
+	}
+	alias, agg := b.nextAlias()
+	child := &ReadPlan{Table: ft, From: ft.QI(), Alias: alias, AggAlias: agg, RelName: it.Relation, RelAlias: it.Alias,
+		Hint: it.Hint, JoinType: it.JoinType, Rel: rel, IsSpread: it.Kind == parse.SelectSpread, Depth: parent.Depth + 1, Range: parse.All}
+	parentRef := func(col string) ColRef {
+		if parent.FromCTE {
+			return ColRef{Table: parent.From, Col: col}
+		}
+		return ColRef{Table: parent.From, Alias: parent.Alias, Col: col}
+	}
+	if rel.Cardinality == schemacache.M2M {
+		j := rel.Junction
+		child.JunctionAlias = alias + "_j"
+		for _, p := range j.ColsTarget {
+			child.JoinConds = append(child.JoinConds, JoinCond{ColRef{Table: ft.QI(), Alias: alias, Col: p.Col}, ColRef{Table: j.Table, Alias: child.JunctionAlias, Col: p.FCol}})
+		}
+		for _, p := range j.ColsSource {
+			child.JoinConds = append(child.JoinConds, JoinCond{ColRef{Table: j.Table, Alias: child.JunctionAlias, Col: p.FCol}, parentRef(p.Col)})
+		}
+	} else {
+		for _, p := range rel.Columns {
+			child.JoinConds = append(child.JoinConds, JoinCond{ColRef{Table: ft.QI(), Alias: alias, Col: p.FCol}, parentRef(p.Col)})
+		}
+	}
+	if err := b.addSelect(child, it.Children); err != nil {
+		return nil, err
+	}
+	return child, nil
+}
+
+func (b *builder) resolveFilter(n *ReadPlan, f parse.Filter, allowEmbed bool) (Logic, error) {
+	if allowEmbed && len(f.Field.JSONPath) == 0 {
+		for _, c := range n.Children {
+			if c.Name() != f.Field.Name {
+				continue
+			}
+			if f.Expr.Op != parse.OpIs || (f.Expr.Is != "null" && f.Expr.Is != "not_null") {
+				return Logic{}, pgrsterr.UnacceptableFilter(f.Field.Name)
+			}
+			e := f.Expr
+			if e.Is == "not_null" {
+				e.Is, e.Not = "null", !e.Not
+			}
+			return Logic{Filter: &Filter{Expr: e, NullEmbed: c.AggAlias}}, nil
+		}
+	}
+	fts := false
+	switch f.Expr.Op {
+	case parse.OpFts, parse.OpPlFts, parse.OpPhFts, parse.OpWFts:
+		fts = true
+	}
+	fld, err := b.resolveField(n, f.Field, f.Expr.Lang, fts)
+	if err != nil {
+		return Logic{}, err
+	}
+	if fld.Name == "*" {
+		return Logic{}, pgrsterr.UndefinedColumn(n.Table.Name, "*")
+	}
+	return Logic{Filter: &Filter{Field: fld, Expr: f.Expr}}, nil
+}
+
+func (b *builder) resolveLogic(n *ReadPlan, t parse.LogicTree, depth int) (Logic, error) {
+	if depth > parse.MaxDepth {
+		return Logic{}, pgrsterr.QueryParam("logic tree too deep", "at most "+strconv.Itoa(parse.MaxDepth)+" levels")
+	}
+	if t.Filter != nil {
+		return b.resolveFilter(n, *t.Filter, true)
+	}
+	out := Logic{Not: t.Not, Or: t.Or}
+	for _, c := range t.Children {
+		l, err := b.resolveLogic(n, c, depth+1)
+		if err != nil {
+			return Logic{}, err
+		}
+		out.Children = append(out.Children, l)
+	}
+	return out, nil
+}
+
+func (b *builder) resolveOrder(n *ReadPlan, terms []parse.OrderTerm) ([]OrderTerm, error) {
+	var out []OrderTerm
+	for _, t := range terms {
+		if t.Relation == "" {
+			f, err := b.resolveField(n, t.Field, "", false)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, OrderTerm{Field: f, Dir: t.Dir, Nulls: t.Nulls})
+			continue
+		}
+		var child *ReadPlan
+		for _, c := range n.Children {
+			if c.Name() == t.Relation {
+				child = c
+			}
+		}
+		if child == nil {
+			return nil, pgrsterr.NotEmbedded(t.Relation)
+		}
+		if !child.Rel.ToOne() {
+			return nil, pgrsterr.RelatedOrderNotToOne(n.Table.Name, t.Relation)
+		}
+		f, err := b.resolveField(child, t.Field, "", false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, OrderTerm{Field: f, RelAlias: child.AggAlias, Dir: t.Dir, Nulls: t.Nulls})
+	}
+	return out, nil
+}
+
+// SplitQI splits "schema.name" (a configured function name); a bare name
+// takes schema def.
+func SplitQI(s, def string) schemacache.QI {
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return schemacache.QI{Schema: s[:i], Name: s[i+1:]}
+	}
+	return schemacache.QI{Schema: def, Name: s}
+}

@@ -1,0 +1,397 @@
+package sqlgen
+
+import (
+	"strings"
+
+	"github.com/doug-martin/goqu/v9"
+	"github.com/doug-martin/goqu/v9/exp"
+
+	"github.com/kejanest/kejanest/rest/pgrst/parse"
+	"github.com/kejanest/kejanest/rest/pgrst/plan"
+)
+
+// field renders a column reference with its JSON path and to_tsvector.
+func field(n *plan.ReadPlan, f plan.Field) exp.Expression {
+	var e exp.Expression = nodeCol(n, f.Name)
+	if f.ToJSON {
+		e = goqu.L("to_jsonb(?)", e)
+	}
+	for _, op := range f.JSONPath {
+		arrow := "->"
+		if op.Text {
+			arrow = "->>"
+		}
+		if op.Index {
+			e = goqu.L("?"+arrow+"?::int", e, op.Key)
+		} else {
+			e = goqu.L("?"+arrow+"?", e, op.Key)
+		}
+	}
+	if f.ToTSVector {
+		if f.TSLang != "" {
+			e = goqu.L("to_tsvector(?, ?)", f.TSLang, e)
+		} else {
+			e = goqu.L("to_tsvector(?)", e)
+		}
+	}
+	return e
+}
+
+// castExpr applies CAST(e AS typ). typ passed the grammar's identifier
+// check (letters, digits, _, $ and spaces), so it is written as is, like
+// PostgREST does (quoting would break "int" and friends).
+func castExpr(e exp.Expression, typ string) exp.Expression {
+	if typ == "" {
+		return e
+	}
+	return goqu.L("CAST(? AS "+typ+")", e)
+}
+
+func aggExpr(agg string, e exp.Expression) exp.Expression {
+	if agg == "" {
+		return e
+	}
+	return goqu.L(strings.ToUpper(agg)+"(?)", e)
+}
+
+func selectItem(n *plan.ReadPlan, s plan.SelectField) exp.Expression {
+	var e exp.Expression
+	if s.Aggregate == parse.AggCount && s.Field.Name == "*" {
+		e = goqu.L("COUNT(*)")
+	} else {
+		e = aggExpr(s.Aggregate, castExpr(field(n, s.Field), s.Cast))
+	}
+	e = castExpr(e, s.AggregateCast)
+	if s.Alias != "" {
+		return goqu.L("? AS ?", e, ident(s.Alias))
+	}
+	return e
+}
+
+// likeValue turns PostgREST's * wildcard into %.
+func likeValue(v string) string { return strings.ReplaceAll(v, "*", "%") }
+
+var simpleOps = map[string]string{
+	parse.OpNeq: "<>", parse.OpCs: "@>", parse.OpCd: "<@", parse.OpOv: "&&", parse.OpSl: "<<", parse.OpSr: ">>",
+	parse.OpNxr: "&<", parse.OpNxl: "&>", parse.OpAdj: "-|-",
+}
+
+var quantOps = map[string]string{
+	parse.OpEq: "=", parse.OpGt: ">", parse.OpGte: ">=", parse.OpLt: "<", parse.OpLte: "<=",
+	parse.OpLike: "LIKE", parse.OpILike: "ILIKE", parse.OpMatch: "~", parse.OpIMatch: "~*",
+}
+
+var ftsOps = map[string]string{
+	parse.OpFts: "to_tsquery", parse.OpPlFts: "plainto_tsquery", parse.OpPhFts: "phraseto_tsquery", parse.OpWFts: "websearch_to_tsquery",
+}
+
+var isVals = map[string]string{"null": "NULL", "not_null": "NOT NULL", "true": "TRUE", "false": "FALSE", "unknown": "UNKNOWN"}
+
+// ArrayLiteral builds the PostgreSQL array literal of in.(…) values, sent
+// as one bind parameter so the statement does not change with their count.
+func ArrayLiteral(vals []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if j := strings.IndexByte(v, 0); j >= 0 {
+			v = v[:j]
+		}
+		b.WriteByte('"')
+		v = strings.ReplaceAll(v, `\`, `\\`)
+		b.WriteString(strings.ReplaceAll(v, `"`, `\"`))
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
+	if f.NullEmbed != "" {
+		if f.Expr.Not {
+			return goqu.L("? IS DISTINCT FROM NULL", ident(f.NullEmbed))
+		}
+		return goqu.L("? IS NOT DISTINCT FROM NULL", ident(f.NullEmbed))
+	}
+	lhs := field(n, f.Field)
+	e := f.Expr
+	var out exp.Expression
+	switch {
+	case simpleOps[e.Op] != "":
+		out = goqu.L("? "+simpleOps[e.Op]+" ?", lhs, e.Value)
+	case quantOps[e.Op] != "":
+		v := e.Value
+		if e.Op == parse.OpLike || e.Op == parse.OpILike {
+			v = likeValue(v)
+		}
+		switch e.Quant {
+		case "any":
+			out = goqu.L("? "+quantOps[e.Op]+" ANY(?)", lhs, v)
+		case "all":
+			out = goqu.L("? "+quantOps[e.Op]+" ALL(?)", lhs, v)
+		default:
+			out = goqu.L("? "+quantOps[e.Op]+" ?", lhs, v)
+		}
+	case e.Op == parse.OpIs:
+		out = goqu.L("? IS "+isVals[e.Is], lhs)
+	case e.Op == parse.OpIsDistinct:
+		out = goqu.L("? IS DISTINCT FROM ?", lhs, e.Value)
+	case e.Op == parse.OpIn:
+		if len(e.List) == 1 && e.List[0] == "" {
+			out = goqu.L("? = ANY('{}')", lhs)
+		} else {
+			out = goqu.L("? = ANY(?)", lhs, ArrayLiteral(e.List))
+		}
+	case ftsOps[e.Op] != "":
+		if e.Lang != "" {
+			out = goqu.L("? @@ "+ftsOps[e.Op]+"(?, ?)", lhs, e.Lang, e.Value)
+		} else {
+			out = goqu.L("? @@ "+ftsOps[e.Op]+"(?)", lhs, e.Value)
+		}
+	default:
+		out = goqu.L("false")
+	}
+	if e.Not {
+		return goqu.L("NOT ?", out)
+	}
+	return out
+}
+
+// logicExpr renders a tree; count switches null-embed filters to EXISTS
+// tests on the embed's count query.
+func logicExpr(n *plan.ReadPlan, l plan.Logic, count bool) exp.Expression {
+	if l.Filter != nil {
+		if count && l.Filter.NullEmbed != "" {
+			for _, c := range n.Children {
+				if c.AggAlias == l.Filter.NullEmbed {
+					if l.Filter.Expr.Not {
+						return goqu.L("EXISTS ?", countDataset(c))
+					}
+					return goqu.L("NOT EXISTS ?", countDataset(c))
+				}
+			}
+		}
+		return filterExpr(n, l.Filter)
+	}
+	parts := make([]any, len(l.Children))
+	for i, c := range l.Children {
+		parts[i] = logicExpr(n, c, count)
+	}
+	op := " AND "
+	if l.Or {
+		op = " OR "
+	}
+	tmpl := "(" + placeholders(len(parts), op) + ")"
+	if l.Not {
+		tmpl = "NOT " + tmpl
+	}
+	return goqu.L(tmpl, parts...)
+}
+
+func orderExpr(n *plan.ReadPlan, o plan.OrderTerm) exp.OrderedExpression {
+	var e exp.Expression
+	if o.RelAlias != "" {
+		rel := &plan.ReadPlan{From: n.From, Alias: o.RelAlias}
+		e = field(rel, o.Field)
+	} else {
+		e = field(n, o.Field)
+	}
+	var oe exp.OrderedExpression
+	if o.Dir == "desc" {
+		oe = goqu.L("?", e).Desc()
+	} else {
+		oe = goqu.L("?", e).Asc()
+	}
+	switch o.Nulls {
+	case "first":
+		oe = oe.NullsFirst()
+	case "last":
+		oe = oe.NullsLast()
+	}
+	return oe
+}
+
+// fromItems returns the FROM of a node: its table (aliased) and, for M2M,
+// the junction table.
+func fromItems(n *plan.ReadPlan) []any {
+	var from exp.Expression
+	switch {
+	case n.FromCTE:
+		from = ident(n.From.Name)
+	case n.Alias != "":
+		from = goqu.L("? AS ?", tableIdent(n.From), ident(n.Alias))
+	default:
+		from = tableIdent(n.From)
+	}
+	items := []any{from}
+	if n.JunctionAlias != "" {
+		items = append(items, goqu.L("? AS ?", tableIdent(n.Rel.Junction.Table), ident(n.JunctionAlias)))
+	}
+	return items
+}
+
+func joinConds(n *plan.ReadPlan) []exp.Expression {
+	var out []exp.Expression
+	for _, jc := range n.JoinConds {
+		out = append(out, goqu.L("? = ?", colRef(jc.Left), colRef(jc.Right)))
+	}
+	return out
+}
+
+// applyRange adds LIMIT/OFFSET (as bind parameters). goqu drops LIMIT 0,
+// so a zero limit becomes WHERE false, which returns the same no rows.
+func applyRange(ds *goqu.SelectDataset, r parse.Range) *goqu.SelectDataset {
+	if r.IsAll() {
+		return ds
+	}
+	switch {
+	case r.Limit == 0:
+		ds = ds.Where(goqu.L("false"))
+	case r.Limit == parse.NoLimit:
+		ds = ds.LimitAll()
+	default:
+		ds = ds.Limit(uint(r.Limit))
+	}
+	if r.Offset > 0 {
+		ds = ds.Offset(uint(r.Offset))
+	}
+	return ds
+}
+
+// selectDataset is the SELECT of one read node with its embeds joined
+// LATERAL (PostgREST's readPlanToQuery).
+func selectDataset(n *plan.ReadPlan) *goqu.SelectDataset {
+	var sel []any
+	for _, s := range n.Select {
+		sel = append(sel, selectItem(n, s))
+	}
+	ds := dialect.From(fromItems(n)...)
+	var groupBy []any
+	hasAgg := n.HasAggregates()
+	if hasAgg {
+		for _, s := range n.Select {
+			if s.Aggregate != "" {
+				continue
+			}
+			if s.Alias != "" {
+				groupBy = append(groupBy, ident(s.Alias))
+			} else {
+				groupBy = append(groupBy, field(n, s.Field))
+			}
+		}
+	}
+	for _, c := range n.Children {
+		sub := selectDataset(c)
+		agg := ident(c.AggAlias)
+		join := ds.LeftJoin
+		if c.JoinType == "inner" {
+			join = ds.InnerJoin
+		}
+		switch {
+		case c.IsSpread && c.Rel.ToOne():
+			ds = join(goqu.Lateral(sub.As(esc(c.AggAlias))), goqu.On(goqu.L("TRUE")))
+			for _, name := range spreadNames(c) {
+				sel = append(sel, goqu.L("?", qualified(c.From, c.AggAlias, name)))
+				if hasAgg && name != "*" {
+					groupBy = append(groupBy, qualified(c.From, c.AggAlias, name))
+				}
+			}
+		case c.IsSpread:
+			var aggs []any
+			for _, name := range spreadNames(c) {
+				if name == "*" {
+					continue
+				}
+				aggs = append(aggs, goqu.L("COALESCE(json_agg(?), '[]') AS ?", qualified(c.From, c.AggAlias, name), ident(name)))
+				sel = append(sel, goqu.L("?", qualified(c.From, c.AggAlias, name)))
+			}
+			if len(aggs) == 0 {
+				aggs = append(aggs, goqu.L("1"))
+			}
+			wrapped := dialect.From(sub.As(esc(c.AggAlias))).Select(aggs...)
+			ds = join(goqu.Lateral(wrapped.As(esc(c.AggAlias))), goqu.On(goqu.L("TRUE")))
+		case c.Rel.ToOne():
+			ds = join(goqu.Lateral(sub.As(esc(c.AggAlias))), goqu.On(goqu.L("TRUE")))
+			if !c.OmitFromSelect {
+				sel = append(sel, goqu.L("row_to_json(?.*)::jsonb AS ?", agg, ident(c.Name())))
+				if hasAgg {
+					groupBy = append(groupBy, ident(c.Name()))
+				}
+			}
+		default:
+			wrapped := dialect.From(sub.As(esc(c.AggAlias))).Select(goqu.L("json_agg(?)::jsonb AS ?", agg, agg))
+			cond := goqu.L("TRUE")
+			if c.JoinType == "inner" {
+				cond = goqu.L("? IS NOT NULL", agg)
+			}
+			ds = join(goqu.Lateral(wrapped.As(esc(c.AggAlias))), goqu.On(cond))
+			if !c.OmitFromSelect {
+				sel = append(sel, goqu.L("COALESCE(?.?, '[]') AS ?", agg, agg, ident(c.Name())))
+				if hasAgg {
+					groupBy = append(groupBy, ident(c.Name()))
+				}
+			}
+		}
+	}
+	if len(sel) == 0 {
+		sel = append(sel, goqu.L("?", nodeCol(n, "*")))
+	}
+	ds = ds.Select(sel...)
+	var where []exp.Expression
+	where = append(where, joinConds(n)...)
+	for _, l := range n.Where {
+		where = append(where, logicExpr(n, l, false))
+	}
+	if len(where) > 0 {
+		ds = ds.Where(where...)
+	}
+	if len(groupBy) > 0 {
+		ds = ds.GroupBy(groupBy...)
+	}
+	if len(n.Order) > 0 {
+		var ord []exp.OrderedExpression
+		for _, o := range n.Order {
+			ord = append(ord, orderExpr(n, o))
+		}
+		ds = ds.Order(ord...)
+	}
+	return applyRange(ds, n.Range)
+}
+
+// countDataset is SELECT 1 over the node's filters, without limits, with
+// EXISTS tests for !inner embeds (PostgREST's readPlanToCountQuery).
+func countDataset(n *plan.ReadPlan) *goqu.SelectDataset {
+	ds := dialect.From(fromItems(n)...).Select(goqu.L("1"))
+	where := joinConds(n)
+	for _, l := range n.Where {
+		where = append(where, logicExpr(n, l, true))
+	}
+	for _, c := range n.Children {
+		if c.JoinType == "inner" {
+			where = append(where, goqu.L("EXISTS ?", countDataset(c)))
+		}
+	}
+	if len(where) > 0 {
+		ds = ds.Where(where...)
+	}
+	return ds
+}
+
+// spreadNames are the output columns a spread embed lifts into its parent:
+// its fields and its own (non-empty) embeds.
+func spreadNames(c *plan.ReadPlan) []string {
+	var out []string
+	for _, s := range c.Select {
+		out = append(out, s.OutputName())
+	}
+	for _, g := range c.Children {
+		if g.IsSpread {
+			out = append(out, spreadNames(g)...)
+		} else if !g.OmitFromSelect {
+			out = append(out, g.Name())
+		}
+	}
+	return out
+}

@@ -1,0 +1,258 @@
+package pgrst
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/kejanest/kejanest/rest/pgrst/exec"
+	"github.com/kejanest/kejanest/rest/pgrst/parse"
+	"github.com/kejanest/kejanest/rest/pgrst/pgrsterr"
+	"github.com/kejanest/kejanest/rest/pgrst/plan"
+	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
+)
+
+// mutate answers POST, PATCH, PUT and DELETE on a table.
+func (x *call) mutate() (*Response, error) {
+	t, err := x.table()
+	if err != nil {
+		return nil, err
+	}
+	rep := x.req.Prefs.Return == "representation"
+	mt := parse.MediaType{Type: parse.MTJSON}
+	if rep {
+		if mt, err = negotiate(x.req.Accept, false); err != nil {
+			return nil, err
+		}
+	}
+	m, err := plan.Mutate(x.c, t, x.req, plan.MutateOptions{SafeUpdate: x.h.cfg.SafeUpdate})
+	if err != nil {
+		return nil, err
+	}
+	out := sqlgen.Output{Handler: sqlgen.HandlerNone}
+	var read *plan.ReadPlan
+	if rep {
+		out = outputFor(mt, false)
+		if read, err = plan.Read(x.c, t, x.req, plan.RootMutation, x.planOptions()); err != nil {
+			return nil, err
+		}
+	}
+	location := x.req.Action == parse.ActInsert && x.req.Prefs.Return == "headers-only"
+	main, err := sqlgen.Mutate(m, read, out, location)
+	if err != nil {
+		return nil, err
+	}
+	pre, err := x.preRequest()
+	if err != nil {
+		return nil, err
+	}
+	rollback, _ := x.txRollback()
+	tx := exec.Tx{Preamble: x.preamble(nil), PreRequest: pre, Main: main, Rollback: rollback}
+	strictMax := x.req.Prefs.Strict() && x.req.Prefs.HasMax
+	if strictMax || mt.Type == parse.MTObject {
+		tx.After = func(_ context.Context, _ exec.Querier, r *exec.Result) error {
+			if strictMax && r.PageTotal > x.req.Prefs.MaxAffected {
+				return pgrsterr.MaxAffected(r.PageTotal)
+			}
+			if mt.Type == parse.MTObject && r.PageTotal != 1 {
+				return pgrsterr.Singularity(r.PageTotal)
+			}
+			return nil
+		}
+	}
+	res, err := x.run(tx)
+	if err != nil {
+		return nil, err
+	}
+	resp := &Response{}
+	var total *int64
+	if x.req.Prefs.Count != "" {
+		n := res.PageTotal
+		total = &n
+	}
+	switch x.req.Action {
+	case parse.ActInsert:
+		resp.Status = http.StatusCreated
+		if m.OnConflict == "merge" && res.Inserted != nil && *res.Inserted == 0 {
+			resp.Status = http.StatusOK
+		}
+		resp.set("Content-Range", contentRange(1, 0, total))
+		if location && len(res.Location) > 0 {
+			resp.set("Location", locationHeader(t.Name, res.Location))
+		}
+	case parse.ActUpsertPut:
+		resp.Status = http.StatusNoContent
+		if rep {
+			resp.Status = http.StatusOK
+			if res.Inserted != nil && *res.Inserted > 0 {
+				resp.Status = http.StatusCreated
+			}
+		}
+	case parse.ActUpdate:
+		resp.Status = http.StatusNoContent
+		if rep {
+			resp.Status = http.StatusOK
+		}
+		resp.set("Content-Range", contentRange(0, res.PageTotal-1, total))
+	case parse.ActDelete:
+		resp.Status = http.StatusNoContent
+		if rep {
+			resp.Status = http.StatusOK
+		}
+		resp.set("Content-Range", contentRange(1, 0, total))
+	}
+	if rep {
+		resp.set("Content-Type", contentType(mt))
+		resp.Body = res.Body
+	}
+	x.preferenceApplied(resp, true)
+	if err := applyGUCs(resp, res); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// callFn answers /rpc/{fn}.
+func (x *call) call() (*Response, error) {
+	cp, err := plan.Call(x.c, x.req)
+	if err != nil {
+		return nil, err
+	}
+	f := cp.Func
+	mt, err := negotiate(x.req.Accept, false)
+	if err != nil {
+		return nil, err
+	}
+	if x.req.Prefs.Strict() && x.req.Prefs.HasMax && !f.RetSet {
+		return nil, pgrsterr.MaxAffectedRPC()
+	}
+	rt := f.ResultTable(x.c)
+	// Filters, order and limits apply to the function's rows; the query
+	// string arguments (GET) are not filters.
+	read, err := plan.Read(x.c, rt, x.req, plan.RootCall, x.planOptions())
+	if err != nil {
+		return nil, err
+	}
+	exact, _, err := x.counting(read)
+	if err != nil {
+		return nil, err
+	}
+	out := outputFor(mt, x.req.HeadersOnly || x.req.Prefs.Return == "minimal")
+	out.Func = f
+	main, err := sqlgen.Call(cp, read, exact, out)
+	if err != nil {
+		return nil, err
+	}
+	pre, err := x.preRequest()
+	if err != nil {
+		return nil, err
+	}
+	readOnly := x.req.Method != "POST" || f.Volatility != 'v'
+	rollback, _ := x.txRollback()
+	var extra [][2]string
+	for _, s := range f.Settings {
+		if s[0] == "statement_timeout" || s[0] == "plan_filter.statement_cost_limit" || strings.HasPrefix(s[0], "pgrst.") {
+			extra = append(extra, s)
+		}
+	}
+	tx := exec.Tx{ReadOnly: readOnly, Preamble: x.preamble(extra), PreRequest: pre, Main: main, Rollback: rollback}
+	strictMax := x.req.Prefs.Strict() && x.req.Prefs.HasMax
+	if strictMax || (mt.Type == parse.MTObject && !readOnly) {
+		tx.After = func(_ context.Context, _ exec.Querier, r *exec.Result) error {
+			if strictMax && r.PageTotal > x.req.Prefs.MaxAffected {
+				return pgrsterr.MaxAffected(r.PageTotal)
+			}
+			if mt.Type == parse.MTObject && r.PageTotal != 1 {
+				return pgrsterr.Singularity(r.PageTotal)
+			}
+			return nil
+		}
+	}
+	res, err := x.run(tx)
+	if err != nil {
+		return nil, err
+	}
+	if f.ReturnsVoid() {
+		resp := &Response{Status: http.StatusNoContent}
+		x.preferenceApplied(resp, false)
+		if err := applyGUCs(resp, res); err != nil {
+			return nil, err
+		}
+		return resp, nil
+	}
+	if !f.RetSet && mt.Type == parse.MTObject {
+		// A single row or scalar is one object already.
+		res.PageTotal = 1
+	}
+	resp, err := x.readResponse(res, mt, read.Range, f.RetSet)
+	if err != nil {
+		return nil, err
+	}
+	if !f.RetSet {
+		// Scalars and single rows carry no range.
+		resp.Headers = removeHeader(resp.Headers, "Content-Range")
+		if f.Composite {
+			resp.set("Content-Range", contentRange(0, 0, resp.total(x, res)))
+		}
+	}
+	if x.req.Prefs.Return == "minimal" {
+		resp.Body = nil
+	}
+	return resp, nil
+}
+
+func (r *Response) total(x *call, res *exec.Result) *int64 {
+	if x.req.Prefs.Count == "" {
+		return nil
+	}
+	return res.Total
+}
+
+func removeHeader(hs [][2]string, k string) [][2]string {
+	out := hs[:0]
+	for _, h := range hs {
+		if !strings.EqualFold(h[0], k) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// info answers OPTIONS with the allowed methods.
+func (x *call) info() (*Response, error) {
+	resp := &Response{Status: http.StatusOK}
+	switch {
+	case x.req.Resource == "":
+		resp.set("Allow", "OPTIONS,GET,HEAD")
+	case x.req.IsRPC:
+		cp, err := plan.Call(x.c, x.req)
+		if err != nil {
+			return nil, err
+		}
+		if cp.Func.Volatility == 'v' {
+			resp.set("Allow", "OPTIONS,POST")
+		} else {
+			resp.set("Allow", "OPTIONS,GET,HEAD,POST")
+		}
+	default:
+		t, err := x.table()
+		if err != nil {
+			return nil, err
+		}
+		allow := []string{"OPTIONS", "GET", "HEAD"}
+		if t.Insertable {
+			allow = append(allow, "POST")
+		}
+		if t.Insertable && t.Updatable && len(t.PK) > 0 {
+			allow = append(allow, "PUT")
+		}
+		if t.Updatable {
+			allow = append(allow, "PATCH")
+		}
+		if t.Deletable {
+			allow = append(allow, "DELETE")
+		}
+		resp.set("Allow", strings.Join(allow, ","))
+	}
+	return resp, nil
+}
