@@ -7,9 +7,15 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/kejanest/kejanest/authsvc/internal/api"
 	"github.com/kejanest/kejanest/authsvc/internal/config"
+	"github.com/kejanest/kejanest/authsvc/internal/mailer"
+	"github.com/kejanest/kejanest/authsvc/internal/oidc"
+	"github.com/kejanest/kejanest/authsvc/internal/sms"
+	"github.com/kejanest/kejanest/authsvc/internal/store"
+	"github.com/kejanest/kejanest/authsvc/internal/tokens"
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/fiberserve"
 	"github.com/kejanest/kejanest/platform/lifecycle"
@@ -25,6 +31,10 @@ func run() int {
 	cfg, err := config.Load(envconf.New())
 	if err == nil {
 		err = cfg.Validate()
+	}
+	var signer *tokens.Signer
+	if err == nil {
+		signer, err = tokens.New(cfg.JWTSecret, cfg.Auth.JWTKeys)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: invalid configuration:\n%v\n", service, err)
@@ -44,7 +54,30 @@ func run() int {
 	}
 	defer pool.Close()
 
-	app := api.New(api.Deps{Config: cfg, Log: log})
+	au := cfg.Auth
+	var mail mailer.Sender = &mailer.Log{Log: log}
+	if au.SMTP.Host != "" {
+		mail = &mailer.SMTP{Host: au.SMTP.Host, Port: au.SMTP.Port, User: au.SMTP.User, Pass: au.SMTP.Pass,
+			From: au.SMTP.AdminEmail, FromName: au.SMTP.SenderName}
+	}
+	var text sms.Sender = &sms.Log{Log: log}
+	switch au.SMS.Provider {
+	case "twilio":
+		text = &sms.Twilio{AccountSID: au.SMS.TwilioAccountSID, AuthToken: au.SMS.TwilioAuthToken,
+			MessageServiceSID: au.SMS.TwilioMessageServiceSID, BaseURL: au.SMS.APIURL}
+	case "africastalking":
+		text = &sms.AfricasTalking{Username: au.SMS.ATUsername, APIKey: au.SMS.ATAPIKey, SenderID: au.SMS.ATSenderID, BaseURL: au.SMS.APIURL}
+	}
+	var google *oidc.Provider
+	if au.Google.Enabled {
+		redirect := au.Google.RedirectURI
+		if redirect == "" {
+			redirect = strings.TrimRight(cfg.ExternalURL, "/") + "/auth/v1/callback"
+		}
+		google = oidc.New(oidc.Config{Issuer: au.Google.Issuer, ClientID: au.Google.ClientID, ClientSecret: au.Google.Secret, RedirectURI: redirect})
+	}
+
+	app := api.New(api.Deps{Config: cfg, Log: log, Store: store.New(pool), Signer: signer, Mailer: mail, SMS: text, Google: google})
 	if err := fiberserve.Serve(ctx, app, cfg.Addr(), log); err != nil {
 		log.Error("serve", "error", err.Error())
 		return 1

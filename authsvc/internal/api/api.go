@@ -1,14 +1,25 @@
 // Package api is authsvc's HTTP layer. Handlers return errors; one function,
 // the app's error handler (errors.go), writes them in GoTrue's shapes.
+// Handlers parse, call and respond; SQL lives in store, tokens in tokens.
 package api
 
 import (
+	"context"
 	"log/slog"
+	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/kejanest/kejanest/authsvc/internal/apierr"
 	"github.com/kejanest/kejanest/authsvc/internal/config"
+	"github.com/kejanest/kejanest/authsvc/internal/crypto"
+	"github.com/kejanest/kejanest/authsvc/internal/mailer"
+	"github.com/kejanest/kejanest/authsvc/internal/oidc"
+	"github.com/kejanest/kejanest/authsvc/internal/ratelimit"
+	"github.com/kejanest/kejanest/authsvc/internal/sms"
+	"github.com/kejanest/kejanest/authsvc/internal/store"
+	"github.com/kejanest/kejanest/authsvc/internal/tokens"
 	"github.com/kejanest/kejanest/platform/fiberserve"
 )
 
@@ -22,24 +33,166 @@ type Deps struct {
 	Log *slog.Logger
 	// Server holds the HTTP limits; zero values take fiberserve's defaults.
 	Server fiberserve.Config
+	// Store is the database; nil serves only /health and /settings.
+	Store *store.Store
+	// Signer signs access tokens; nil builds one from the configuration.
+	Signer *tokens.Signer
+	// Mailer and SMS deliver codes; nil logs only that they were sent.
+	Mailer mailer.Sender
+	SMS    sms.Sender
+	// Google is the OIDC provider; nil when GOTRUE_EXTERNAL_GOOGLE is off.
+	Google *oidc.Provider
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
 }
 
 // API holds the handlers' dependencies.
 type API struct {
-	cfg config.Config
-	log *slog.Logger
+	cfg    config.Config
+	log    *slog.Logger
+	store  *store.Store
+	signer *tokens.Signer
+	tokens *tokens.Service
+	mail   mailer.Sender
+	sms    sms.Sender
+	google *oidc.Provider
+	now    func() time.Time
+	limits limiters
+	// pwned checks passwords against breach corpora (nil: off).
+	pwned interface {
+		Pwned(ctx context.Context, password string) (bool, error)
+	}
 }
 
-// New returns authsvc's app with every route registered. Routes GoTrue has
-// and authsvc does not yet answer 501 not_implemented.
+// limiters are the per-IP and per-address rate limits.
+type limiters struct {
+	token, verify, otp, mfa, anonymous *ratelimit.Limiter
+	email, sms                         *ratelimit.Limiter
+}
+
+// New returns authsvc's app with every route registered.
 func New(d Deps) *fiber.App {
-	a := &API{cfg: d.Config, log: d.Log}
+	a := newAPI(d)
 	app := fiberserve.New(d.Server, d.Log, a.writeError)
+	a.routes(app)
+	return app
+}
+
+func newAPI(d Deps) *API {
+	a := &API{cfg: d.Config, log: d.Log, store: d.Store, signer: d.Signer, mail: d.Mailer, sms: d.SMS, google: d.Google, now: d.Now}
+	if a.now == nil {
+		a.now = time.Now
+	}
+	if a.signer == nil {
+		s, err := tokens.New(d.Config.JWTSecret, d.Config.Auth.JWTKeys)
+		if err != nil {
+			s, _ = tokens.New(d.Config.JWTSecret, "")
+			d.Log.Error("GOTRUE_JWT_KEYS ignored", "error", err.Error())
+		}
+		a.signer = s
+	}
+	if a.mail == nil {
+		a.mail = &mailer.Log{Log: d.Log}
+	}
+	if d.Config.Auth.HIBPEnabled {
+		a.pwned = &crypto.HIBP{BaseURL: d.Config.Auth.HIBPURL}
+	}
+	if a.sms == nil {
+		a.sms = &sms.Log{Log: d.Log}
+	}
+	au := d.Config.Auth
+	a.tokens = &tokens.Service{Store: d.Store, Signer: a.signer, Issuer: a.issuer(), Exp: d.Config.JWTExp,
+		ReuseInterval: au.RefreshReuseInterval, Rotation: au.RefreshTokenRotation, Timebox: au.SessionTimebox, Now: a.now}
+	rl := au.RateLimits
+	a.limits = limiters{
+		token: ratelimit.New(rl.TokenRefresh, a.now), verify: ratelimit.New(rl.Verify, a.now),
+		otp: ratelimit.New(rl.OTP, a.now), mfa: ratelimit.New(rl.MFA, a.now), anonymous: ratelimit.New(rl.AnonymousUsers, a.now),
+		email: ratelimit.New(rl.EmailSent, a.now), sms: ratelimit.New(rl.SMSSent, a.now),
+	}
+	return a
+}
+
+// issuer is the iss claim: the public auth URL.
+func (a *API) issuer() string { return strings.TrimRight(a.cfg.ExternalURL, "/") + "/auth/v1" }
+
+func (a *API) routes(app *fiber.App) {
+	app.Use(apiVersionHeader)
 	getHead := []string{fiber.MethodGet, fiber.MethodHead}
 	app.Add(getHead, "/health", a.health)
 	app.Add(getHead, "/settings", a.settings)
+	app.Get("/.well-known/jwks.json", a.jwks)
+	if a.store == nil {
+		app.Use(notImplemented)
+		return
+	}
+	app.Post("/signup", a.limit(a.limits.otp), a.signup)
+	app.Post("/token", a.limit(a.limits.token), a.token)
+	app.Post("/logout", a.logout)
+	app.Get("/user", a.getUser)
+	app.Put("/user", a.updateUser)
+	app.Get("/reauthenticate", a.reauthenticate)
+	app.Post("/recover", a.limit(a.limits.otp), a.recover)
+	app.Post("/otp", a.limit(a.limits.otp), a.otp)
+	app.Post("/magiclink", a.limit(a.limits.otp), a.otp)
+	app.Post("/resend", a.limit(a.limits.otp), a.resend)
+	app.Get("/verify", a.limit(a.limits.verify), a.verifyGet)
+	app.Post("/verify", a.limit(a.limits.verify), a.verifyPost)
+
+	app.Post("/factors", a.enrollFactor)
+	app.Post("/factors/:id/challenge", a.limit(a.limits.mfa), a.challengeFactor)
+	app.Post("/factors/:id/verify", a.limit(a.limits.mfa), a.verifyFactor)
+	app.Delete("/factors/:id", a.unenrollFactor)
+
+	app.Get("/authorize", a.authorize)
+	app.Get("/callback", a.callback)
+	app.Post("/callback", a.callback)
+
+	app.Get("/admin/users", a.adminListUsers)
+	app.Post("/admin/users", a.adminCreateUser)
+	app.Get("/admin/users/:id", a.adminGetUser)
+	app.Put("/admin/users/:id", a.adminUpdateUser)
+	app.Delete("/admin/users/:id", a.adminDeleteUser)
+	app.Get("/admin/users/:id/factors", a.adminListFactors)
+	app.Delete("/admin/users/:id/factors/:factor_id", a.adminDeleteFactor)
+	app.Post("/admin/generate_link", a.adminGenerateLink)
+	app.Post("/invite", a.adminInvite)
 	app.Use(notImplemented)
-	return app
+}
+
+// apiVersionHeader echoes the dated API version a request asked for on
+// every response, as GoTrue does (errors set it again in writeError).
+func apiVersionHeader(c fiber.Ctx) error {
+	if v, _ := apierr.ParseAPIVersion(c.Get(apierr.HeaderAPIVersion)); !v.IsZero() {
+		c.Set(apierr.HeaderAPIVersion, v.Format("2006-01-02"))
+	}
+	return c.Next()
+}
+
+// limit answers 429 over_request_rate_limit when the caller's IP is over l.
+func (a *API) limit(l *ratelimit.Limiter) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		if !l.Allow(clientIP(c)) {
+			return apierr.TooManyRequests(apierr.CodeOverRequestRateLimit, "Request rate limit reached")
+		}
+		return c.Next()
+	}
+}
+
+// clientIP is the last X-Forwarded-For address (the one the gateway, the
+// nearest proxy, appended: earlier entries are the client's to forge), else
+// the peer.
+func clientIP(c fiber.Ctx) string {
+	if xff := c.Get("X-Forwarded-For"); xff != "" {
+		last := xff[strings.LastIndexByte(xff, ',')+1:]
+		if ip := strings.TrimSpace(last); ip != "" {
+			return ip
+		}
+	}
+	return c.IP()
+}
+
+func (a *API) client(c fiber.Ctx) tokens.Client {
+	return tokens.Client{UserAgent: strings.Clone(c.Get(fiber.HeaderUserAgent)), IP: strings.Clone(clientIP(c))}
 }
 
 // maxEchoedPathLen bounds the request path quoted back in error messages.

@@ -15,11 +15,13 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/kejanest/kejanest/authsvc/internal/config"
+	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/fiberserve"
 )
 
 func newApp() *fiber.App {
-	return New(Deps{Config: config.Config{}, Log: slog.New(slog.DiscardHandler)})
+	cfg, _ := config.Load(envconf.FromMap(nil))
+	return New(Deps{Config: cfg, Log: slog.New(slog.DiscardHandler)})
 }
 
 func do(t *testing.T, app *fiber.App, method, target string, header map[string]string) (*http.Response, string) {

@@ -42,8 +42,18 @@ type settingsResponse struct {
 	SAMLEnabled       bool             `json:"saml_enabled"`
 }
 
-// settings reports the enabled sign-in methods. Today that is email only;
-// each provider's switch joins the configuration with the provider.
+// settings reports the enabled sign-in methods from the configuration.
 func (a *API) settings(c fiber.Ctx) error {
-	return c.JSON(settingsResponse{External: providerSettings{Email: true}})
+	au := a.cfg.Auth
+	provider := ""
+	if au.PhoneEnabled {
+		provider = au.SMS.Provider
+	}
+	return c.JSON(settingsResponse{
+		External:          providerSettings{Email: au.EmailEnabled, Phone: au.PhoneEnabled, Google: au.Google.Enabled, AnonymousUsers: au.AnonymousEnabled},
+		DisableSignup:     au.DisableSignup,
+		MailerAutoconfirm: au.MailerAutoconfirm,
+		PhoneAutoconfirm:  au.SMS.Autoconfirm,
+		SMSProvider:       provider,
+	})
 }

@@ -44,6 +44,9 @@ type Error struct {
 	Code       string
 	Message    string
 	Cause      error
+	// WeakPasswordReasons, when set, adds GoTrue's
+	// "weak_password":{"reasons":[…]} to the body.
+	WeakPasswordReasons []string
 }
 
 // Error returns "status code: message", and the cause when there is one.
@@ -100,16 +103,22 @@ type Response struct {
 
 // body20240101 is the {code, message} shape.
 type body20240101 struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code         string        `json:"code"`
+	Message      string        `json:"message"`
+	WeakPassword *weakPassword `json:"weak_password,omitempty"`
+}
+
+type weakPassword struct {
+	Reasons []string `json:"reasons"`
 }
 
 // bodyLegacy is the shape before 2024-01-01; field order is GoTrue's.
 type bodyLegacy struct {
-	Code      int    `json:"code"`
-	ErrorCode string `json:"error_code,omitempty"`
-	Msg       string `json:"msg"`
-	ErrorID   string `json:"error_id,omitempty"`
+	Code         int           `json:"code"`
+	ErrorCode    string        `json:"error_code,omitempty"`
+	Msg          string        `json:"msg"`
+	ErrorID      string        `json:"error_id,omitempty"`
+	WeakPassword *weakPassword `json:"weak_password,omitempty"`
 }
 
 // Render turns err into the response GoTrue would send to a request whose
@@ -138,9 +147,13 @@ func Render(err error, apiVersionHeader, requestID string) Response {
 	}
 	r.Headers = append(r.Headers, [2]string{HeaderErrorCode, code})
 
-	var v any = body20240101{Code: code, Message: e.Message}
+	var wp *weakPassword
+	if len(e.WeakPasswordReasons) > 0 {
+		wp = &weakPassword{Reasons: e.WeakPasswordReasons}
+	}
+	var v any = body20240101{Code: code, Message: e.Message, WeakPassword: wp}
 	if !dated {
-		b := bodyLegacy{Code: e.HTTPStatus, ErrorCode: code, Msg: e.Message}
+		b := bodyLegacy{Code: e.HTTPStatus, ErrorCode: code, Msg: e.Message, WeakPassword: wp}
 		if e.HTTPStatus >= http.StatusInternalServerError {
 			b.ErrorID = requestID
 		}
@@ -148,4 +161,41 @@ func Render(err error, apiVersionHeader, requestID string) Response {
 	}
 	r.Body, _ = json.Marshal(v) // plain strings and ints always encode
 	return r
+}
+
+// Constructors for the statuses GoTrue uses.
+
+// BadRequest is a 400.
+func BadRequest(code, format string, args ...any) *Error {
+	return New(http.StatusBadRequest, code, format, args...)
+}
+
+// Unauthorized is a 401.
+func Unauthorized(code, format string, args ...any) *Error {
+	return New(http.StatusUnauthorized, code, format, args...)
+}
+
+// Forbidden is a 403.
+func Forbidden(code, format string, args ...any) *Error {
+	return New(http.StatusForbidden, code, format, args...)
+}
+
+// NotFound is a 404.
+func NotFound(code, format string, args ...any) *Error {
+	return New(http.StatusNotFound, code, format, args...)
+}
+
+// Unprocessable is a 422.
+func Unprocessable(code, format string, args ...any) *Error {
+	return New(http.StatusUnprocessableEntity, code, format, args...)
+}
+
+// TooManyRequests is a 429.
+func TooManyRequests(code, format string, args ...any) *Error {
+	return New(http.StatusTooManyRequests, code, format, args...)
+}
+
+// Internal is a 500 whose cause is logged and never sent.
+func Internal(cause error) *Error {
+	return &Error{HTTPStatus: http.StatusInternalServerError, Code: CodeUnexpectedFailure, Message: unexpectedMessage, Cause: cause}
 }

@@ -56,6 +56,9 @@ type Config struct {
 	LogLevel string
 	// Production is true when KEJANEST_ENV names production.
 	Production bool
+	// Auth holds accounts, sessions, mail, SMS, MFA and OAuth settings
+	// (auth.go).
+	Auth Auth
 }
 
 // Load reads the configuration through r. It returns the parse errors of
@@ -73,7 +76,9 @@ func Load(r *envconf.Reader) (Config, error) {
 		LogLevel:    strings.ToLower(r.String("info", "GOTRUE_LOG_LEVEL")),
 		Production:  devkeys.IsProduction(r.String("", devkeys.EnvVar)),
 	}
-	return c, r.Err()
+	auth, err := loadAuth(r)
+	c.Auth = auth
+	return c, errors.Join(r.Err(), err)
 }
 
 // Validate reports every problem that would stop the service from serving
@@ -104,6 +109,7 @@ func (c Config) Validate() error {
 	if _, ok := slogLevels[c.LogLevel]; !ok {
 		errs = append(errs, fmt.Errorf("GOTRUE_LOG_LEVEL: %q, want trace, debug, info, warn, error, fatal or panic", c.LogLevel))
 	}
+	errs = append(errs, c.Auth.validate()...)
 	if c.Production {
 		if err := devkeys.Refuse(map[string]string{"GOTRUE_JWT_SECRET": c.JWTSecret}); err != nil {
 			errs = append(errs, fmt.Errorf("production mode (%s): %w", devkeys.EnvVar, err))

@@ -25,6 +25,7 @@ func TestLoad(t *testing.T) {
 		JWTExp:      time.Hour,
 		LogLevel:    "info",
 	}
+	defaults.Auth, _ = loadAuth(envconf.FromMap(nil))
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -41,7 +42,7 @@ func TestLoad(t *testing.T) {
 			},
 			want: func(c *Config) {
 				*c = Config{DatabaseURL: "postgres://a@db/app", Host: "0.0.0.0", Port: 8081, JWTSecret: goodSecret,
-					ExternalURL: "https://api.kejanest.co.ke", SiteURL: "https://kejanest.co.ke", JWTExp: 15 * time.Minute, LogLevel: "debug"}
+					ExternalURL: "https://api.kejanest.co.ke", SiteURL: "https://kejanest.co.ke", JWTExp: 15 * time.Minute, LogLevel: "debug", Auth: c.Auth}
 			},
 		},
 		{

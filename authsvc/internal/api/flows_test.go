@@ -1,0 +1,401 @@
+package api
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pquerna/otp/totp"
+)
+
+func wantErr(t *testing.T, r resp, status int, code string) {
+	t.Helper()
+	if r.status != status || r.code() != code {
+		t.Fatalf("= %d %s, want %d %s", r.status, r.raw, status, code)
+	}
+	if r.header.Get("x-sb-error-code") != code {
+		t.Errorf("x-sb-error-code = %q", r.header.Get("x-sb-error-code"))
+	}
+}
+
+func wantOK(t *testing.T, r resp) map[string]any {
+	t.Helper()
+	if r.status != 200 {
+		t.Fatalf("= %d %s, want 200", r.status, r.raw)
+	}
+	return r.body
+}
+
+func str(m map[string]any, path ...string) string {
+	var v any = m
+	for _, p := range path {
+		mm, _ := v.(map[string]any)
+		v = mm[p]
+	}
+	s, _ := v.(string)
+	return s
+}
+
+func TestSignupAutoconfirmAndPasswordErrors(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, map[string]string{"GOTRUE_MAILER_AUTOCONFIRM": "true"})
+	r := e.do("POST", "/signup", "", map[string]any{"email": "Ann@Example.com", "password": "password1", "data": map[string]any{"full_name": "Ann", "role": "buyer"}})
+	s := wantOK(t, r)
+	if r.header.Get("X-Supabase-Api-Version") != "2024-01-01" {
+		t.Errorf("X-Supabase-Api-Version = %q", r.header.Get("X-Supabase-Api-Version"))
+	}
+	if s["token_type"] != "bearer" || s["expires_in"] != float64(3600) || str(s, "user", "email") != "ann@example.com" || str(s, "user", "user_metadata", "full_name") != "Ann" {
+		t.Fatalf("session %s", r.raw)
+	}
+	m, err := newAPI(Deps{Config: e.cfg, Log: nil, Store: e.store}).signer.Verify(str(s, "access_token"), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"iss", "sub", "aud", "exp", "iat", "email", "phone", "app_metadata", "user_metadata", "role", "aal", "amr", "session_id", "is_anonymous"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("claim %s missing: %v", k, m)
+		}
+	}
+	if m["iss"] != "http://api.test/auth/v1" || m["aud"] != "authenticated" || m["role"] != "authenticated" || m["aal"] != "aal1" {
+		t.Errorf("claims %v", m)
+	}
+	if um, _ := m["user_metadata"].(map[string]any); um["role"] != "buyer" || um["email_verified"] != true {
+		t.Errorf("user_metadata claim %v", m["user_metadata"])
+	}
+
+	tests := []struct {
+		name   string
+		path   string
+		body   map[string]any
+		status int
+		code   string
+	}{
+		{"duplicate", "/signup", map[string]any{"email": "ann@example.com", "password": "password1"}, 422, "user_already_exists"},
+		{"weak", "/signup", map[string]any{"email": "b@example.com", "password": "short"}, 422, "weak_password"},
+		{"too long", "/signup", map[string]any{"email": "b@example.com", "password": strings.Repeat("x", 73)}, 400, "validation_failed"},
+		{"no password", "/signup", map[string]any{"email": "b@example.com"}, 422, "validation_failed"},
+		{"bad email", "/signup", map[string]any{"email": "not-an-email", "password": "password1"}, 400, "email_address_invalid"},
+		{"anonymous disabled", "/signup", map[string]any{"data": map[string]any{}}, 422, "anonymous_provider_disabled"},
+		{"wrong password", "/token?grant_type=password", map[string]any{"email": "ann@example.com", "password": "password2"}, 400, "invalid_credentials"},
+		{"unknown user", "/token?grant_type=password", map[string]any{"email": "nobody@example.com", "password": "password1"}, 400, "invalid_credentials"},
+		{"bad grant", "/token?grant_type=magic", map[string]any{}, 400, "invalid_credentials"},
+		{"refresh missing", "/token?grant_type=refresh_token", map[string]any{"refresh_token": "nope"}, 400, "refresh_token_not_found"},
+		{"pkce unknown", "/token?grant_type=pkce", map[string]any{"auth_code": "x", "code_verifier": "y"}, 404, "flow_state_not_found"},
+		{"pkce empty", "/token?grant_type=pkce", map[string]any{}, 400, "validation_failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.do("POST", tt.path, "", tt.body)
+			wantErr(t, r, tt.status, tt.code)
+			if tt.code == "weak_password" {
+				if wp, _ := r.body["weak_password"].(map[string]any); wp == nil {
+					t.Errorf("no weak_password reasons: %s", r.raw)
+				}
+			}
+		})
+	}
+	wantErr(t, e.do("POST", "/signup", "", []byte(`{"email":`)), 400, "bad_json")
+}
+
+func TestSignupConfirmationLinkAndPassword(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	r := e.do("POST", "/signup?redirect_to="+url.QueryEscape("http://app.test/welcome"), "", map[string]any{"email": "c@example.com", "password": "password1"})
+	u := wantOK(t, r)
+	if _, ok := u["access_token"]; ok || u["confirmation_sent_at"] == nil || u["email_confirmed_at"] != nil {
+		t.Fatalf("want a bare unconfirmed user: %s", r.raw)
+	}
+	wantErr(t, e.do("POST", "/token?grant_type=password", "", map[string]any{"email": "c@example.com", "password": "password1"}), 400, "email_not_confirmed")
+	code, link := e.lastMail("c@example.com")
+	if len(code) != 6 || !strings.HasPrefix(link, "http://api.test/auth/v1/verify?") {
+		t.Fatalf("mail code %q link %q", code, link)
+	}
+	lu, _ := url.Parse(link)
+	v := e.do("GET", "/verify?"+lu.RawQuery, "", nil)
+	loc := v.header.Get("Location")
+	if v.status != 303 || !strings.HasPrefix(loc, "http://app.test/welcome#access_token=") || !strings.Contains(loc, "&type=signup&sb=") {
+		t.Fatalf("verify = %d %s", v.status, loc)
+	}
+	frag, _ := url.ParseQuery(loc[strings.IndexByte(loc, '#')+1:])
+	if frag.Get("refresh_token") == "" || frag.Get("expires_in") != "3600" || frag.Get("token_type") != "bearer" {
+		t.Errorf("fragment %v", frag)
+	}
+	// The link is single-use.
+	v = e.do("GET", "/verify?"+lu.RawQuery, "", nil)
+	if loc := v.header.Get("Location"); v.status != 303 || !strings.Contains(loc, "#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired") {
+		t.Fatalf("reused link = %d %s", v.status, loc)
+	}
+	// Confirmed: user GET shows it and sign-in works.
+	me := wantOK(t, e.do("GET", "/user", frag.Get("access_token"), nil))
+	if me["email_confirmed_at"] == nil || len(me["identities"].([]any)) != 1 {
+		t.Errorf("user %v", me)
+	}
+	wantOK(t, e.do("POST", "/token?grant_type=password", "", map[string]any{"email": "c@example.com", "password": "password1"}))
+	// A second sign-up of a confirmed address answers an obfuscated user.
+	ob := wantOK(t, e.do("POST", "/signup", "", map[string]any{"email": "c@example.com", "password": "password1"}))
+	if ob["id"] == me["id"] {
+		t.Error("obfuscated user leaks the id")
+	}
+}
+
+func TestRefreshLogoutAndUser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, map[string]string{"GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL": "10"})
+	s := e.signUpConfirmed("d@example.com", "password1")
+	at, rt := str(s, "access_token"), str(s, "refresh_token")
+
+	wantErr(t, e.do("GET", "/user", "", nil), 401, "no_authorization")
+	wantErr(t, e.do("GET", "/user", "garbage", nil), 403, "bad_jwt")
+
+	n := wantOK(t, e.do("POST", "/token?grant_type=refresh_token", "", map[string]any{"refresh_token": rt}))
+	rt2 := str(n, "refresh_token")
+	if rt2 == rt || str(n, "user", "email") != "d@example.com" {
+		t.Fatalf("refresh %v", n)
+	}
+	again := wantOK(t, e.do("POST", "/token?grant_type=refresh_token", "", map[string]any{"refresh_token": rt}))
+	if str(again, "refresh_token") != rt2 {
+		t.Fatalf("reuse inside interval gave %s, want %s", str(again, "refresh_token"), rt2)
+	}
+	e.clock.Add(time.Minute)
+	wantErr(t, e.do("POST", "/token?grant_type=refresh_token", "", map[string]any{"refresh_token": rt}), 400, "refresh_token_already_used")
+	wantErr(t, e.do("POST", "/token?grant_type=refresh_token", "", map[string]any{"refresh_token": rt2}), 400, "refresh_token_not_found")
+	wantErr(t, e.do("GET", "/user", at, nil), 403, "session_not_found")
+
+	s = wantOK(t, e.do("POST", "/token?grant_type=password", "", map[string]any{"email": "d@example.com", "password": "password1"}))
+	at, rt = str(s, "access_token"), str(s, "refresh_token")
+	// Metadata merge: null deletes.
+	wantOK(t, e.do("PUT", "/user", at, map[string]any{"data": map[string]any{"a": 1, "b": "x"}}))
+	u := wantOK(t, e.do("PUT", "/user", at, map[string]any{"data": map[string]any{"a": nil, "c": true}}))
+	um := u["user_metadata"].(map[string]any)
+	if _, ok := um["a"]; ok || um["b"] != "x" || um["c"] != true {
+		t.Errorf("merged metadata %v", um)
+	}
+	wantErr(t, e.do("PUT", "/user", at, map[string]any{"password": "password1"}), 422, "same_password")
+	wantErr(t, e.do("PUT", "/user", at, map[string]any{"password": "x"}), 422, "weak_password")
+	wantOK(t, e.do("PUT", "/user", at, map[string]any{"password": "password2"}))
+	wantErr(t, e.do("POST", "/token?grant_type=password", "", map[string]any{"email": "d@example.com", "password": "password1"}), 400, "invalid_credentials")
+
+	wantErr(t, e.do("POST", "/logout?scope=everything", at, nil), 400, "validation_failed")
+	if r := e.do("POST", "/logout", at, nil); r.status != 204 {
+		t.Fatalf("logout = %d %s", r.status, r.raw)
+	}
+	wantErr(t, e.do("POST", "/token?grant_type=refresh_token", "", map[string]any{"refresh_token": rt}), 400, "refresh_token_not_found")
+}
+
+func TestRecoveryOTPExpiryAndSingleUse(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	e.signUpConfirmed("r@example.com", "password1")
+	wantOK(t, e.do("POST", "/recover", "", map[string]any{"email": "r@example.com"}))
+	wantOK(t, e.do("POST", "/recover", "", map[string]any{"email": "unknown@example.com"})) // no enumeration
+	code, _ := e.lastMail("r@example.com")
+	wantErr(t, e.do("POST", "/verify", "", map[string]any{"type": "recovery", "email": "r@example.com", "token": "000000"}), 403, "otp_expired")
+	s := wantOK(t, e.do("POST", "/verify", "", map[string]any{"type": "recovery", "email": "r@example.com", "token": code}))
+	if str(s, "access_token") == "" {
+		t.Fatal("no session")
+	}
+	wantErr(t, e.do("POST", "/verify", "", map[string]any{"type": "recovery", "email": "r@example.com", "token": code}), 403, "otp_expired")
+
+	// Expiry: a code older than GOTRUE_MAILER_OTP_EXP is dead.
+	wantOK(t, e.do("POST", "/otp", "", map[string]any{"email": "r@example.com"}))
+	code, _ = e.lastMail("r@example.com")
+	e.clock.Add(11 * time.Minute)
+	wantErr(t, e.do("POST", "/verify", "", map[string]any{"type": "email", "email": "r@example.com", "token": code}), 403, "otp_expired")
+	// A fresh magic-link code works as type=email.
+	wantOK(t, e.do("POST", "/otp", "", map[string]any{"email": "r@example.com"}))
+	code, link := e.lastMail("r@example.com")
+	if !strings.Contains(link, "type=magiclink") {
+		t.Errorf("magic link %s", link)
+	}
+	wantOK(t, e.do("POST", "/verify", "", map[string]any{"type": "email", "email": "r@example.com", "token": code}))
+	wantErr(t, e.do("POST", "/otp", "", map[string]any{"email": "new@example.com", "create_user": false}), 422, "otp_disabled")
+	// OTP sign-up of a new address, confirmed by the code.
+	wantOK(t, e.do("POST", "/otp", "", map[string]any{"email": "new@example.com", "data": map[string]any{"full_name": "N"}}))
+	code, _ = e.lastMail("new@example.com")
+	s = wantOK(t, e.do("POST", "/verify", "", map[string]any{"type": "email", "email": "new@example.com", "token": code}))
+	if str(s, "user", "email_confirmed_at") == "" || str(s, "user", "user_metadata", "full_name") != "N" {
+		t.Errorf("otp user %v", s["user"])
+	}
+}
+
+func TestPhoneOTP(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	wantOK(t, e.do("POST", "/otp", "", map[string]any{"phone": "+254712345678"}))
+	text := e.sms.Last("254712345678")
+	code := text[len(text)-6:]
+	wantErr(t, e.do("POST", "/verify", "", map[string]any{"type": "sms", "phone": "+254712345678", "token": "111111"}), 403, "otp_expired")
+	s := wantOK(t, e.do("POST", "/verify", "", map[string]any{"type": "sms", "phone": "+254712345678", "token": code}))
+	if str(s, "user", "phone") != "254712345678" || str(s, "user", "phone_confirmed_at") == "" {
+		t.Errorf("phone user %v", s["user"])
+	}
+	wantErr(t, e.do("POST", "/otp", "", map[string]any{"phone": "12"}), 400, "validation_failed")
+
+	// Phone change: a code to the new number, then type=phone_change.
+	at := str(s, "access_token")
+	u := wantOK(t, e.do("PUT", "/user", at, map[string]any{"phone": "+254711111111"}))
+	if u["new_phone"] != "254711111111" {
+		t.Fatalf("phone change %v", u)
+	}
+	text = e.sms.Last("254711111111")
+	s = wantOK(t, e.do("POST", "/verify", "", map[string]any{"type": "phone_change", "phone": "+254711111111", "token": text[len(text)-6:]}))
+	if str(s, "user", "phone") != "254711111111" {
+		t.Errorf("after phone change %v", s["user"])
+	}
+}
+
+func TestAdminAndBan(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	s := e.signUpConfirmed("admin1@example.com", "password1")
+	user := str(s, "access_token")
+	for i := range 3 {
+		wantOK(t, e.do("POST", "/admin/users", e.serviceKey(), map[string]any{"email": "u" + string(rune('a'+i)) + "@example.com", "password": "password1", "email_confirm": true}))
+	}
+	wantErr(t, e.do("GET", "/admin/users", user, nil), 403, "not_admin")
+	wantErr(t, e.do("GET", "/admin/users", "", nil), 401, "no_authorization")
+	wantErr(t, e.do("POST", "/admin/users", e.serviceKey(), map[string]any{"email": "ua@example.com"}), 422, "email_exists")
+	r := e.do("GET", "/admin/users?page=1&per_page=2", e.serviceKey(), nil)
+	body := wantOK(t, r)
+	if len(body["users"].([]any)) != 2 || r.header.Get("X-Total-Count") != "4" || !strings.Contains(r.header.Get("Link"), `page=2&per_page=2>; rel="next"`) {
+		t.Fatalf("list = %s %v", r.raw, r.header)
+	}
+	id := str(s, "user", "id")
+	wantOK(t, e.do("GET", "/admin/users/"+id, e.serviceKey(), nil))
+	wantErr(t, e.do("GET", "/admin/users/00000000-0000-0000-0000-000000000001", e.serviceKey(), nil), 404, "user_not_found")
+	wantErr(t, e.do("PUT", "/admin/users/"+id, e.serviceKey(), map[string]any{"ban_duration": "forever"}), 400, "validation_failed")
+	u := wantOK(t, e.do("PUT", "/admin/users/"+id, e.serviceKey(), map[string]any{"ban_duration": "24h", "app_metadata": map[string]any{"tier": "gold"}}))
+	if u["banned_until"] == nil || str(u, "app_metadata", "tier") != "gold" {
+		t.Fatalf("ban %v", u)
+	}
+	wantErr(t, e.do("POST", "/token?grant_type=password", "", map[string]any{"email": "admin1@example.com", "password": "password1"}), 400, "user_banned")
+	wantErr(t, e.do("POST", "/token?grant_type=refresh_token", "", map[string]any{"refresh_token": str(s, "refresh_token")}), 400, "refresh_token_not_found")
+	wantOK(t, e.do("PUT", "/admin/users/"+id, e.serviceKey(), map[string]any{"ban_duration": "none"}))
+	wantOK(t, e.do("POST", "/token?grant_type=password", "", map[string]any{"email": "admin1@example.com", "password": "password1"}))
+	wantOK(t, e.do("DELETE", "/admin/users/"+id, e.serviceKey(), nil))
+	wantErr(t, e.do("GET", "/admin/users/"+id, e.serviceKey(), nil), 404, "user_not_found")
+
+	gl := wantOK(t, e.do("POST", "/admin/generate_link", e.serviceKey(), map[string]any{"type": "magiclink", "email": "ub@example.com"}))
+	if !strings.Contains(str(gl, "action_link"), "type=magiclink") || len(str(gl, "email_otp")) != 6 {
+		t.Fatalf("generate_link %v", gl)
+	}
+	wantOK(t, e.do("POST", "/verify", "", map[string]any{"type": "magiclink", "token_hash": str(gl, "hashed_token")}))
+}
+
+func TestMFATOTP(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	s := e.signUpConfirmed("m@example.com", "password1")
+	at := str(s, "access_token")
+	wantErr(t, e.do("POST", "/factors", at, map[string]any{"factor_type": "sms"}), 400, "validation_failed")
+	f := wantOK(t, e.do("POST", "/factors", at, map[string]any{"factor_type": "totp", "friendly_name": "phone app", "issuer": "KejaNest"}))
+	if !strings.HasPrefix(str(f, "totp", "qr_code"), "<svg") || !strings.HasPrefix(str(f, "totp", "uri"), "otpauth://totp/KejaNest:m@example.com") {
+		t.Fatalf("enroll %v", f)
+	}
+	wantErr(t, e.do("POST", "/factors", at, map[string]any{"factor_type": "totp", "friendly_name": "phone app"}), 422, "mfa_factor_name_conflict")
+	fid := str(f, "id")
+	ch := wantOK(t, e.do("POST", "/factors/"+fid+"/challenge", at, map[string]any{"factorId": fid}))
+	wantErr(t, e.do("POST", "/factors/"+fid+"/verify", at, map[string]any{"challenge_id": str(ch, "id"), "code": "000000"}), 422, "mfa_verification_failed")
+	wantErr(t, e.do("POST", "/factors/00000000-0000-0000-0000-000000000009/challenge", at, nil), 404, "mfa_factor_not_found")
+	code, _ := totp.GenerateCode(str(f, "totp", "secret"), e.clock.Now())
+	v := wantOK(t, e.do("POST", "/factors/"+fid+"/verify", at, map[string]any{"challenge_id": str(ch, "id"), "code": code}))
+	m, err := newAPI(Deps{Config: e.cfg, Store: e.store}).signer.Verify(str(v, "access_token"), time.Now())
+	if err != nil || m["aal"] != "aal2" || !strings.Contains(toJSON(m["amr"]), `"totp"`) {
+		t.Fatalf("aal2 claims %v %v", m, err)
+	}
+	// The challenge is dead after use.
+	wantErr(t, e.do("POST", "/factors/"+fid+"/verify", str(v, "access_token"), map[string]any{"challenge_id": str(ch, "id"), "code": code}), 422, "mfa_challenge_expired")
+	// An aal1 session cannot remove a verified factor or enroll another.
+	s2 := wantOK(t, e.do("POST", "/token?grant_type=password", "", map[string]any{"email": "m@example.com", "password": "password1"}))
+	wantErr(t, e.do("DELETE", "/factors/"+fid, str(s2, "access_token"), nil), 422, "insufficient_aal")
+	wantErr(t, e.do("POST", "/factors", str(s2, "access_token"), map[string]any{"factor_type": "totp", "friendly_name": "two"}), 403, "insufficient_aal")
+	d := wantOK(t, e.do("DELETE", "/factors/"+fid, str(v, "access_token"), nil))
+	if d["id"] != fid {
+		t.Errorf("unenroll %v", d)
+	}
+}
+
+func TestPKCESignup(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	verifier := "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+	challenge := "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+	wantOK(t, e.do("POST", "/signup", "", map[string]any{"email": "p@example.com", "password": "password1", "code_challenge": challenge, "code_challenge_method": "s256"}))
+	_, link := e.lastMail("p@example.com")
+	if !strings.Contains(link, "token=pkce_") {
+		t.Fatalf("link %s", link)
+	}
+	lu, _ := url.Parse(link)
+	v := e.do("GET", "/verify?"+lu.RawQuery, "", nil)
+	loc, _ := url.Parse(v.header.Get("Location"))
+	code := loc.Query().Get("code")
+	if v.status != 303 || code == "" {
+		t.Fatalf("verify = %d %s", v.status, v.header.Get("Location"))
+	}
+	wantErr(t, e.do("POST", "/token?grant_type=pkce", "", map[string]any{"auth_code": code, "code_verifier": strings.Repeat("a", 43)}), 400, "bad_code_verifier")
+	s := wantOK(t, e.do("POST", "/token?grant_type=pkce", "", map[string]any{"auth_code": code, "code_verifier": verifier}))
+	if str(s, "user", "email") != "p@example.com" {
+		t.Fatalf("pkce session %v", s)
+	}
+	wantErr(t, e.do("POST", "/token?grant_type=pkce", "", map[string]any{"auth_code": code, "code_verifier": verifier}), 404, "flow_state_not_found")
+}
+
+func TestRateLimits(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, map[string]string{"GOTRUE_RATE_LIMIT_TOKEN_REFRESH": "2/1h", "GOTRUE_SMTP_MAX_FREQUENCY": "60s", "GOTRUE_RATE_LIMIT_EMAIL_SENT": "2/1h"})
+	body := map[string]any{"email": "x@example.com", "password": "password1"}
+	e.do("POST", "/token?grant_type=password", "", body)
+	e.do("POST", "/token?grant_type=password", "", body)
+	wantErr(t, e.do("POST", "/token?grant_type=password", "", body), 429, "over_request_rate_limit")
+
+	wantOK(t, e.do("POST", "/signup", "", map[string]any{"email": "y@example.com", "password": "password1"}))
+	r := e.do("POST", "/resend", "", map[string]any{"type": "signup", "email": "y@example.com"})
+	wantErr(t, r, 429, "over_email_send_rate_limit")
+	if !strings.Contains(r.body["message"].(string), "after 60 seconds") {
+		t.Errorf("message %s", r.raw)
+	}
+	e.clock.Add(61 * time.Second)
+	wantOK(t, e.do("POST", "/resend", "", map[string]any{"type": "signup", "email": "y@example.com"}))
+	e.clock.Add(61 * time.Second)
+	wantErr(t, e.do("POST", "/resend", "", map[string]any{"type": "signup", "email": "y@example.com"}), 429, "over_email_send_rate_limit")
+}
+
+func TestAnonymousAndEmailChange(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, map[string]string{"GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED": "true"})
+	s := wantOK(t, e.do("POST", "/signup", "", map[string]any{"data": map[string]any{"k": "v"}}))
+	if s["user"].(map[string]any)["is_anonymous"] != true {
+		t.Fatalf("anonymous %v", s)
+	}
+	// An anonymous user becomes permanent by confirming an email.
+	wantOK(t, e.do("PUT", "/user", str(s, "access_token"), map[string]any{"email": "anon@example.com"}))
+	code, _ := e.lastMail("anon@example.com")
+	p := wantOK(t, e.do("POST", "/verify", "", map[string]any{"type": "email_change", "email": "anon@example.com", "token": code}))
+	if pu := p["user"].(map[string]any); pu["is_anonymous"] != false || pu["email"] != "anon@example.com" || len(pu["identities"].([]any)) != 1 {
+		t.Fatalf("converted %v", pu)
+	}
+	wantOK(t, e.do("PUT", "/user", str(p, "access_token"), map[string]any{"password": "password9"}))
+	wantOK(t, e.do("POST", "/token?grant_type=password", "", map[string]any{"email": "anon@example.com", "password": "password9"}))
+	s = e.signUpConfirmed("old@example.com", "password1")
+	at := str(s, "access_token")
+	u := wantOK(t, e.do("PUT", "/user", at, map[string]any{"email": "new@example.com"}))
+	if u["new_email"] != "new@example.com" || u["email"] != "old@example.com" {
+		t.Fatalf("email change %v", u)
+	}
+	newCode, _ := e.lastMail("new@example.com")
+	oldCode, _ := e.lastMail("old@example.com")
+	r := wantOK(t, e.do("POST", "/verify", "", map[string]any{"type": "email_change", "email": "new@example.com", "token": newCode}))
+	if r["msg"] == nil {
+		t.Fatalf("first half %v", r)
+	}
+	r = wantOK(t, e.do("POST", "/verify", "", map[string]any{"type": "email_change", "email": "old@example.com", "token": oldCode}))
+	if str(r, "user", "email") != "new@example.com" {
+		t.Fatalf("email change done %v", r)
+	}
+}
+
+func toJSON(v any) string {
+	b, _ := jsonMarshal(v)
+	return string(b)
+}

@@ -1,0 +1,263 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kejanest/kejanest/platform/envconf"
+)
+
+// Rate is a rate limit in supabase/auth's conf/rate.go syntax: "N/duration"
+// ("10/1h", "30/5m"), or a bare number of events per the limit's default
+// window. Events <= 0 disables the limit.
+type Rate struct {
+	Events   float64
+	OverTime time.Duration
+}
+
+// ParseRate reads "N/duration" or "N" (events per def).
+func ParseRate(s string, def time.Duration) (Rate, error) {
+	s = strings.TrimSpace(s)
+	num, per, found := strings.Cut(s, "/")
+	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil {
+		return Rate{}, fmt.Errorf("%q: not a rate (N or N/duration)", s)
+	}
+	r := Rate{Events: n, OverTime: def}
+	if found {
+		d, err := time.ParseDuration(strings.TrimSpace(per))
+		if err != nil || d <= 0 {
+			return Rate{}, fmt.Errorf("%q: bad duration after /", s)
+		}
+		r.OverTime = d
+	}
+	return r, nil
+}
+
+// String writes the rate back in N/duration form.
+func (r Rate) String() string {
+	return strconv.FormatFloat(r.Events, 'f', -1, 64) + "/" + r.OverTime.String()
+}
+
+// RateLimits are GoTrue's GOTRUE_RATE_LIMIT_* settings.
+type RateLimits struct {
+	// EmailSent limits mails per recipient address (GOTRUE_RATE_LIMIT_EMAIL_SENT, default 30/1h).
+	EmailSent Rate
+	// SMSSent limits SMS per phone number (GOTRUE_RATE_LIMIT_SMS_SENT, default 30/1h).
+	SMSSent Rate
+	// TokenRefresh limits POST /token per IP (GOTRUE_RATE_LIMIT_TOKEN_REFRESH, default 150/5m).
+	TokenRefresh Rate
+	// Verify limits /verify per IP (GOTRUE_RATE_LIMIT_VERIFY, default 30/5m).
+	Verify Rate
+	// OTP limits /signup, /otp, /recover, /resend per IP (GOTRUE_RATE_LIMIT_OTP, default 30/5m).
+	OTP Rate
+	// MFA limits /factors/* challenge and verify per IP (GOTRUE_RATE_LIMIT_MFA, default 15/1m).
+	MFA Rate
+	// AnonymousUsers limits anonymous sign-ins per IP (GOTRUE_RATE_LIMIT_ANONYMOUS_USERS, default 30/1h).
+	AnonymousUsers Rate
+}
+
+// SMTP is the outgoing mail server (GOTRUE_SMTP_*). An empty Host means mail
+// is only logged (the fact that it was sent, never its content).
+type SMTP struct {
+	Host         string
+	Port         int
+	User         string
+	Pass         string
+	AdminEmail   string
+	SenderName   string
+	MaxFrequency time.Duration
+}
+
+// SMS is the SMS provider (GOTRUE_SMS_*). Provider "" or "log" writes only
+// "SMS sent" lines to the log; "twilio" and "africastalking" post to their
+// HTTP APIs (the URL is overridable for tests).
+type SMS struct {
+	Provider     string
+	Autoconfirm  bool
+	OTPExp       time.Duration
+	OTPLength    int
+	MaxFrequency time.Duration
+	Template     string
+	// Twilio: GOTRUE_SMS_TWILIO_ACCOUNT_SID, _AUTH_TOKEN, _MESSAGE_SERVICE_SID.
+	TwilioAccountSID, TwilioAuthToken, TwilioMessageServiceSID string
+	// Africa's Talking: GOTRUE_SMS_AFRICASTALKING_USERNAME, _API_KEY, _SENDER_ID.
+	ATUsername, ATAPIKey, ATSenderID string
+	// APIURL overrides the provider's endpoint (GOTRUE_SMS_API_URL).
+	APIURL string
+}
+
+// OAuthProvider is an OpenID Connect provider (GOTRUE_EXTERNAL_GOOGLE_*).
+type OAuthProvider struct {
+	Enabled     bool
+	ClientID    string
+	Secret      string
+	RedirectURI string
+	// Issuer is discovered at Issuer/.well-known/openid-configuration
+	// (GOTRUE_EXTERNAL_GOOGLE_ISSUER, default https://accounts.google.com).
+	Issuer string
+}
+
+// MFA holds GOTRUE_MFA_* settings.
+type MFA struct {
+	MaxEnrolledFactors int
+	ChallengeExpiry    time.Duration
+	FactorExpiry       time.Duration
+	TOTPEnrollEnabled  bool
+	TOTPVerifyEnabled  bool
+	PhoneEnrollEnabled bool
+	PhoneVerifyEnabled bool
+	PhoneMaxFrequency  time.Duration
+	PhoneOTPLength     int
+}
+
+// Auth is everything about accounts and sessions.
+type Auth struct {
+	DisableSignup     bool
+	EmailEnabled      bool
+	PhoneEnabled      bool
+	AnonymousEnabled  bool
+	MailerAutoconfirm bool
+	MailerOTPExp      time.Duration
+	MailerOTPLength   int
+	SecureEmailChange bool
+	PasswordMinLength int
+	PasswordHashCost  int
+	// HIBPEnabled refuses passwords found in Have I Been Pwned
+	// (GOTRUE_PASSWORD_HIBP_ENABLED); HIBPFailClosed refuses them too when
+	// the service cannot be reached; HIBPURL overrides its address.
+	HIBPEnabled                 bool
+	HIBPFailClosed              bool
+	HIBPURL                     string
+	UpdatePasswordRequireReauth bool
+	RefreshTokenRotation        bool
+	RefreshReuseInterval        time.Duration
+	// SessionTimebox ends sessions this long after creation (0: never).
+	SessionTimebox time.Duration
+	URIAllowList   []string
+	// JWTKeys is a JSON array (or JWK set) of private JWKs
+	// (GOTRUE_JWT_KEYS); the first RS256/ES256 key signs, all are published.
+	JWTKeys       string
+	JWTAud        string
+	JWTAdminRoles []string
+	RateLimits    RateLimits
+	SMTP          SMTP
+	SMS           SMS
+	MFA           MFA
+	Google        OAuthProvider
+}
+
+func loadAuth(r *envconf.Reader) (Auth, error) {
+	var errs []error
+	rate := func(def string, per time.Duration, key string) Rate {
+		raw := r.String(def, key)
+		rt, err := ParseRate(raw, per)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", key, err))
+		}
+		return rt
+	}
+	a := Auth{
+		DisableSignup:               r.Bool(false, "GOTRUE_DISABLE_SIGNUP"),
+		EmailEnabled:                r.Bool(true, "GOTRUE_EXTERNAL_EMAIL_ENABLED"),
+		PhoneEnabled:                r.Bool(false, "GOTRUE_EXTERNAL_PHONE_ENABLED"),
+		AnonymousEnabled:            r.Bool(false, "GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED"),
+		MailerAutoconfirm:           r.Bool(false, "GOTRUE_MAILER_AUTOCONFIRM"),
+		MailerOTPExp:                r.Duration(10*time.Minute, "GOTRUE_MAILER_OTP_EXP"),
+		MailerOTPLength:             r.Int(6, "GOTRUE_MAILER_OTP_LENGTH"),
+		SecureEmailChange:           r.Bool(true, "GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED"),
+		PasswordMinLength:           r.Int(8, "GOTRUE_PASSWORD_MIN_LENGTH"),
+		PasswordHashCost:            r.Int(10, "GOTRUE_PASSWORD_HASH_COST"),
+		HIBPEnabled:                 r.Bool(false, "GOTRUE_PASSWORD_HIBP_ENABLED"),
+		HIBPFailClosed:              r.Bool(false, "GOTRUE_PASSWORD_HIBP_FAIL_CLOSED"),
+		HIBPURL:                     r.String("https://api.pwnedpasswords.com", "GOTRUE_PASSWORD_HIBP_URL"),
+		UpdatePasswordRequireReauth: r.Bool(false, "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION"),
+		RefreshTokenRotation:        r.Bool(true, "GOTRUE_SECURITY_REFRESH_TOKEN_ROTATION_ENABLED"),
+		RefreshReuseInterval:        r.Duration(10*time.Second, "GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL"),
+		SessionTimebox:              r.Duration(0, "GOTRUE_SESSIONS_TIMEBOX"),
+		URIAllowList:                r.List(nil, "GOTRUE_URI_ALLOW_LIST"),
+		JWTKeys:                     r.String("", "GOTRUE_JWT_KEYS"),
+		JWTAud:                      r.String("authenticated", "GOTRUE_JWT_AUD"),
+		JWTAdminRoles:               r.List([]string{"service_role", "supabase_admin"}, "GOTRUE_JWT_ADMIN_ROLES"),
+		RateLimits: RateLimits{
+			EmailSent:      rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_EMAIL_SENT"),
+			SMSSent:        rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_SMS_SENT"),
+			TokenRefresh:   rate("150/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_TOKEN_REFRESH"),
+			Verify:         rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_VERIFY"),
+			OTP:            rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_OTP"),
+			MFA:            rate("15/1m", time.Minute, "GOTRUE_RATE_LIMIT_MFA"),
+			AnonymousUsers: rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS"),
+		},
+		SMTP: SMTP{
+			Host:         r.String("", "GOTRUE_SMTP_HOST"),
+			Port:         r.Int(25, "GOTRUE_SMTP_PORT"),
+			User:         r.String("", "GOTRUE_SMTP_USER"),
+			Pass:         r.String("", "GOTRUE_SMTP_PASS"),
+			AdminEmail:   r.String("admin@kejanest.local", "GOTRUE_SMTP_ADMIN_EMAIL"),
+			SenderName:   r.String("KejaNest", "GOTRUE_SMTP_SENDER_NAME"),
+			MaxFrequency: r.Duration(time.Minute, "GOTRUE_SMTP_MAX_FREQUENCY"),
+		},
+		SMS: SMS{
+			Provider:                r.String("log", "GOTRUE_SMS_PROVIDER"),
+			Autoconfirm:             r.Bool(false, "GOTRUE_SMS_AUTOCONFIRM"),
+			OTPExp:                  r.Duration(time.Minute, "GOTRUE_SMS_OTP_EXP"),
+			OTPLength:               r.Int(6, "GOTRUE_SMS_OTP_LENGTH"),
+			MaxFrequency:            r.Duration(time.Minute, "GOTRUE_SMS_MAX_FREQUENCY"),
+			Template:                r.String("Your code is {{ .Code }}", "GOTRUE_SMS_TEMPLATE"),
+			TwilioAccountSID:        r.String("", "GOTRUE_SMS_TWILIO_ACCOUNT_SID"),
+			TwilioAuthToken:         r.String("", "GOTRUE_SMS_TWILIO_AUTH_TOKEN"),
+			TwilioMessageServiceSID: r.String("", "GOTRUE_SMS_TWILIO_MESSAGE_SERVICE_SID"),
+			ATUsername:              r.String("", "GOTRUE_SMS_AFRICASTALKING_USERNAME"),
+			ATAPIKey:                r.String("", "GOTRUE_SMS_AFRICASTALKING_API_KEY"),
+			ATSenderID:              r.String("", "GOTRUE_SMS_AFRICASTALKING_SENDER_ID"),
+			APIURL:                  r.String("", "GOTRUE_SMS_API_URL"),
+		},
+		MFA: MFA{
+			MaxEnrolledFactors: r.Int(10, "GOTRUE_MFA_MAX_ENROLLED_FACTORS"),
+			ChallengeExpiry:    r.Duration(300*time.Second, "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION"),
+			FactorExpiry:       r.Duration(300*time.Second, "GOTRUE_MFA_FACTOR_EXPIRY_DURATION"),
+			TOTPEnrollEnabled:  r.Bool(true, "GOTRUE_MFA_TOTP_ENROLL_ENABLED"),
+			TOTPVerifyEnabled:  r.Bool(true, "GOTRUE_MFA_TOTP_VERIFY_ENABLED"),
+			PhoneEnrollEnabled: r.Bool(true, "GOTRUE_MFA_PHONE_ENROLL_ENABLED"),
+			PhoneVerifyEnabled: r.Bool(true, "GOTRUE_MFA_PHONE_VERIFY_ENABLED"),
+			PhoneMaxFrequency:  r.Duration(5*time.Second, "GOTRUE_MFA_PHONE_MAX_FREQUENCY"),
+			PhoneOTPLength:     r.Int(6, "GOTRUE_MFA_PHONE_OTP_LENGTH"),
+		},
+		Google: OAuthProvider{
+			Enabled:     r.Bool(false, "GOTRUE_EXTERNAL_GOOGLE_ENABLED"),
+			ClientID:    r.String("", "GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID"),
+			Secret:      r.String("", "GOTRUE_EXTERNAL_GOOGLE_SECRET"),
+			RedirectURI: r.String("", "GOTRUE_EXTERNAL_GOOGLE_REDIRECT_URI"),
+			Issuer:      r.String("https://accounts.google.com", "GOTRUE_EXTERNAL_GOOGLE_ISSUER"),
+		},
+	}
+	return a, errors.Join(errs...)
+}
+
+func (a Auth) validate() []error {
+	var errs []error
+	if a.PasswordMinLength < 1 || a.PasswordMinLength > 72 {
+		errs = append(errs, fmt.Errorf("GOTRUE_PASSWORD_MIN_LENGTH: %d, want 1-72", a.PasswordMinLength))
+	}
+	if a.PasswordHashCost < 4 || a.PasswordHashCost > 31 {
+		errs = append(errs, fmt.Errorf("GOTRUE_PASSWORD_HASH_COST: %d, want 4-31", a.PasswordHashCost))
+	}
+	if a.MailerOTPExp < time.Second {
+		errs = append(errs, errors.New("GOTRUE_MAILER_OTP_EXP: want at least one second"))
+	}
+	if a.MailerOTPLength < 6 || a.MailerOTPLength > 10 {
+		errs = append(errs, fmt.Errorf("GOTRUE_MAILER_OTP_LENGTH: %d, want 6-10", a.MailerOTPLength))
+	}
+	switch a.SMS.Provider {
+	case "", "log", "twilio", "africastalking":
+	default:
+		errs = append(errs, fmt.Errorf("GOTRUE_SMS_PROVIDER: %q, want log, twilio or africastalking", a.SMS.Provider))
+	}
+	if a.Google.Enabled && (a.Google.ClientID == "" || a.Google.Issuer == "") {
+		errs = append(errs, errors.New("GOTRUE_EXTERNAL_GOOGLE_ENABLED: needs GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID and _ISSUER"))
+	}
+	return errs
+}

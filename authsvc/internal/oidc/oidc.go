@@ -1,0 +1,292 @@
+// Package oidc is a generic OpenID Connect relying party (authorization
+// code flow): discovery, the authorization URL, the code exchange and the
+// id_token check (signature from the provider's JWKS, iss, aud, exp).
+// Google is configured as one such provider.
+package oidc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/lestrrat-go/jwx/v3/jws"
+)
+
+// Config names the provider and this client.
+type Config struct {
+	Issuer       string
+	ClientID     string
+	ClientSecret string
+	// RedirectURI is <API_EXTERNAL_URL>/auth/v1/callback.
+	RedirectURI string
+	HTTP        *http.Client
+	Now         func() time.Time
+}
+
+// Provider talks to one OpenID Connect provider. Discovery runs on first
+// use and is cached.
+type Provider struct {
+	cfg  Config
+	mu   sync.Mutex
+	meta *metadata
+	keys jwk.Set
+}
+
+type metadata struct {
+	Issuer                string `json:"issuer"`
+	AuthorizationEndpoint string `json:"authorization_endpoint"`
+	TokenEndpoint         string `json:"token_endpoint"`
+	UserinfoEndpoint      string `json:"userinfo_endpoint"`
+	JWKSURI               string `json:"jwks_uri"`
+}
+
+// New returns a provider; nothing is fetched yet.
+func New(cfg Config) *Provider {
+	if cfg.HTTP == nil {
+		cfg.HTTP = &http.Client{Timeout: 10 * time.Second}
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Provider{cfg: cfg}
+}
+
+func (p *Provider) discover(ctx context.Context) (*metadata, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.meta != nil {
+		return p.meta, nil
+	}
+	var m metadata
+	if err := p.getJSON(ctx, strings.TrimRight(p.cfg.Issuer, "/")+"/.well-known/openid-configuration", &m); err != nil {
+		return nil, fmt.Errorf("oidc discovery: %w", err)
+	}
+	if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" || m.JWKSURI == "" {
+		return nil, errors.New("oidc discovery: incomplete metadata")
+	}
+	if strings.TrimRight(m.Issuer, "/") != strings.TrimRight(p.cfg.Issuer, "/") {
+		return nil, fmt.Errorf("oidc discovery: issuer %q, want %q", m.Issuer, p.cfg.Issuer)
+	}
+	p.meta = &m
+	return p.meta, nil
+}
+
+func (p *Provider) getJSON(ctx context.Context, u string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := p.cfg.HTTP.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: status %d", u, resp.StatusCode)
+	}
+	return json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v)
+}
+
+// reserved are the parameters a caller may not override.
+var reserved = map[string]bool{"client_id": true, "redirect_uri": true, "response_type": true, "scope": true, "state": true,
+	"provider": true, "redirect_to": true, "scopes": true, "code_challenge": true, "code_challenge_method": true,
+	"skip_http_redirect": true, "flow_type": true}
+
+// AuthCodeURL is where the browser goes to sign in: scope "openid email
+// profile" plus scopes, state, and the caller's extra parameters except
+// the reserved OAuth ones.
+func (p *Provider) AuthCodeURL(ctx context.Context, state string, scopes []string, extra url.Values) (string, error) {
+	m, err := p.discover(ctx)
+	if err != nil {
+		return "", err
+	}
+	q := url.Values{}
+	for k, vs := range extra {
+		if !reserved[k] {
+			q[k] = vs
+		}
+	}
+	sc := []string{"openid", "email", "profile"}
+	for _, s := range scopes {
+		if s != "" && s != "openid" && s != "email" && s != "profile" {
+			sc = append(sc, s)
+		}
+	}
+	q.Set("client_id", p.cfg.ClientID)
+	q.Set("redirect_uri", p.cfg.RedirectURI)
+	q.Set("response_type", "code")
+	q.Set("scope", strings.Join(sc, " "))
+	q.Set("state", state)
+	sep := "?"
+	if strings.Contains(m.AuthorizationEndpoint, "?") {
+		sep = "&"
+	}
+	return m.AuthorizationEndpoint + sep + q.Encode(), nil
+}
+
+// Result is a completed code exchange.
+type Result struct {
+	// Claims are the verified id_token's claims (plus userinfo's when the
+	// id_token lacked an email).
+	Claims       map[string]any
+	AccessToken  string
+	RefreshToken string
+}
+
+// Exchange trades an authorization code for tokens and verifies the
+// id_token.
+func (p *Provider) Exchange(ctx context.Context, code string) (*Result, error) {
+	m, err := p.discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {p.cfg.RedirectURI},
+		"client_id": {p.cfg.ClientID}, "client_secret": {p.cfg.ClientSecret}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.TokenEndpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	resp, err := p.cfg.HTTP.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("oidc token exchange: %w", err)
+	}
+	defer resp.Body.Close()
+	var tr struct {
+		AccessToken  string `json:"access_token"`
+		RefreshToken string `json:"refresh_token"`
+		IDToken      string `json:"id_token"`
+		Error        string `json:"error"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&tr); err != nil {
+		return nil, fmt.Errorf("oidc token exchange: decode: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK || tr.Error != "" {
+		return nil, fmt.Errorf("oidc token exchange: status %d %s", resp.StatusCode, tr.Error)
+	}
+	if tr.IDToken == "" {
+		return nil, errors.New("oidc token exchange: no id_token")
+	}
+	claims, err := p.verifyIDToken(ctx, m, tr.IDToken)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := claims["email"]; !ok && m.UserinfoEndpoint != "" && tr.AccessToken != "" {
+		if info, err := p.userinfo(ctx, m.UserinfoEndpoint, tr.AccessToken); err == nil {
+			for k, v := range info {
+				if _, exists := claims[k]; !exists {
+					claims[k] = v
+				}
+			}
+		}
+	}
+	return &Result{Claims: claims, AccessToken: tr.AccessToken, RefreshToken: tr.RefreshToken}, nil
+}
+
+func (p *Provider) userinfo(ctx context.Context, endpoint, token string) (map[string]any, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := p.cfg.HTTP.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("userinfo: status %d", resp.StatusCode)
+	}
+	return m, json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&m)
+}
+
+func (p *Provider) jwks(ctx context.Context, m *metadata, refresh bool) (jwk.Set, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.keys != nil && !refresh {
+		return p.keys, nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, m.JWKSURI, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := p.cfg.HTTP.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("oidc jwks: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	set, err := jwk.Parse(body)
+	if err != nil {
+		return nil, fmt.Errorf("oidc jwks: %w", err)
+	}
+	p.keys = set
+	return set, nil
+}
+
+func (p *Provider) verifyIDToken(ctx context.Context, m *metadata, token string) (map[string]any, error) {
+	payload, err := p.verifySig(ctx, m, token, false)
+	if err != nil {
+		// Keys may have rotated: refetch once.
+		if payload, err = p.verifySig(ctx, m, token, true); err != nil {
+			return nil, err
+		}
+	}
+	var claims map[string]any
+	if err := json.Unmarshal(payload, &claims); err != nil {
+		return nil, fmt.Errorf("id_token claims: %w", err)
+	}
+	if iss, _ := claims["iss"].(string); strings.TrimRight(iss, "/") != strings.TrimRight(m.Issuer, "/") {
+		return nil, fmt.Errorf("id_token issuer %q", iss)
+	}
+	if !audienceHas(claims["aud"], p.cfg.ClientID) {
+		return nil, errors.New("id_token audience mismatch")
+	}
+	exp, _ := claims["exp"].(float64)
+	if int64(exp) <= p.cfg.Now().Unix() {
+		return nil, errors.New("id_token expired")
+	}
+	if sub, _ := claims["sub"].(string); sub == "" {
+		return nil, errors.New("id_token has no sub")
+	}
+	return claims, nil
+}
+
+func (p *Provider) verifySig(ctx context.Context, m *metadata, token string, refresh bool) ([]byte, error) {
+	set, err := p.jwks(ctx, m, refresh)
+	if err != nil {
+		return nil, err
+	}
+	payload, err := jws.Verify([]byte(token), jws.WithKeySet(set, jws.WithInferAlgorithmFromKey(true)))
+	if err != nil {
+		return nil, fmt.Errorf("id_token signature: %w", err)
+	}
+	return payload, nil
+}
+
+func audienceHas(aud any, id string) bool {
+	switch v := aud.(type) {
+	case string:
+		return v == id
+	case []any:
+		for _, x := range v {
+			if s, _ := x.(string); s == id {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,130 @@
+package tokens
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lestrrat-go/jwx/v3/jwk"
+
+	"github.com/kejanest/kejanest/platform/jwtverify"
+)
+
+const secret = "super-secret-jwt-token-with-at-least-32-characters-long"
+
+func claims(now time.Time) Claims {
+	return Claims{Issuer: "http://x/auth/v1", Subject: "u1", Audience: "authenticated", IssuedAt: now.Unix(), ExpiresAt: now.Add(time.Hour).Unix(),
+		Email: "a@b.c", AppMetadata: map[string]any{"provider": "email"}, UserMetadata: map[string]any{}, Role: "authenticated",
+		AAL: "aal1", AMR: []AMR{{Method: "password", Timestamp: now.Unix()}}, SessionID: "s1"}
+}
+
+func privateJWK(t *testing.T, raw any, kid string) string {
+	t.Helper()
+	k, err := jwk.Import(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = k.Set(jwk.KeyIDKey, kid)
+	b, _ := json.Marshal(k)
+	return "[" + string(b) + "]"
+}
+
+func TestSignVerify(t *testing.T) {
+	t.Parallel()
+	rsaKey, _ := rsa.GenerateKey(rand.Reader, 2048)
+	ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	now := time.Now()
+	tests := []struct {
+		name, keys, wantAlg, wantKid string
+	}{
+		{"hs256", "", "HS256", ""},
+		{"rs256", privateJWK(t, rsaKey, "rsa-1"), "RS256", "rsa-1"},
+		{"es256", privateJWK(t, ecKey, "ec-1"), "ES256", "ec-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := New(secret, tt.keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok, err := s.Sign(claims(now))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := s.Verify(tok, now)
+			if err != nil || m["sub"] != "u1" || m["is_anonymous"] != false || m["phone"] != "" {
+				t.Fatalf("verify = %v, %v", m, err)
+			}
+			if _, err := s.Verify(tok, now.Add(2*time.Hour)); err == nil {
+				t.Error("expired token verified")
+			}
+			if _, err := s.Verify(tok[:len(tok)-3]+"abc", now); err == nil {
+				t.Error("tampered token verified")
+			}
+			jwks, _ := s.JWKS()
+			// The consumers' verifier (rest, storage, realtime) accepts it.
+			v, err := jwtverify.New(jwtverify.Options{Secret: secret, JWKS: jwks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := v.Verify(tok)
+			if err != nil || c.Role != "authenticated" {
+				t.Fatalf("jwtverify = %v, %v", c, err)
+			}
+			hdr := strings.Split(tok, ".")[0]
+			if !strings.Contains(decodeSeg(t, hdr), `"`+tt.wantAlg+`"`) || (tt.wantKid != "" && !strings.Contains(decodeSeg(t, hdr), tt.wantKid)) {
+				t.Errorf("header %s", decodeSeg(t, hdr))
+			}
+			if tt.wantKid != "" && (strings.Contains(string(jwks), `"d"`) || !strings.Contains(string(jwks), tt.wantKid)) {
+				t.Errorf("jwks %s", jwks)
+			}
+		})
+	}
+}
+
+func TestClaimsExactKeys(t *testing.T) {
+	t.Parallel()
+	b, _ := json.Marshal(Claims{})
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	want := []string{"iss", "sub", "aud", "exp", "iat", "email", "phone", "app_metadata", "user_metadata", "role", "is_anonymous"}
+	if len(m) != len(want) {
+		t.Errorf("empty claims keys = %v", m)
+	}
+	for _, k := range want {
+		if _, ok := m[k]; !ok {
+			t.Errorf("missing %s", k)
+		}
+	}
+}
+
+func TestRejects(t *testing.T) {
+	t.Parallel()
+	s, _ := New(secret, "")
+	other, _ := New("another-secret-that-is-long-enough-for-hs256", "")
+	tok, _ := other.Sign(claims(time.Now()))
+	for _, bad := range []string{"", "a.b", "a.b.c", tok, "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."} {
+		if _, err := s.Verify(bad, time.Now()); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+	if _, err := New(secret, "[{]"); err == nil {
+		t.Error("bad keys accepted")
+	}
+}
+
+func decodeSeg(t *testing.T, seg string) string {
+	t.Helper()
+	b, err := base64.RawURLEncoding.DecodeString(seg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,503 @@
+// authsvc through the gateway with the official client (@supabase/supabase-js):
+// sign-up with and without autoconfirm (following the link from the dev
+// mailbox), password sign-in and errors, auth events, refresh, updateUser,
+// sign-out, recovery, magic link / email OTP, phone OTP (through a fake
+// Twilio API), TOTP MFA, Google sign-in against a local OpenID Connect
+// provider started here (implicit and PKCE), the admin API and bans.
+//
+// The suite starts its own mail catcher (authsvc/cmd/devmail, built here),
+// OIDC provider and SMS endpoint, and passes GOTRUE_* settings to the stack.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { createHmac, createHash, generateKeyPairSync, randomBytes, randomUUID, createSign } from 'node:crypto';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import { repoRoot, startStack } from '../harness/stack.mjs';
+
+const password = 'correct-horse-9';
+const uniq = () => randomBytes(4).toString('hex');
+
+// ---------- helpers: free ports, devmail, fake SMS, OIDC provider ----------
+
+async function freePort() {
+  const srv = createServer();
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+async function startDevmail() {
+  const dir = mkdtempSync(join(tmpdir(), 'devmail-'));
+  const bin = join(dir, 'devmail');
+  execFileSync('go', ['build', '-o', bin, './authsvc/cmd/devmail'], { cwd: repoRoot, stdio: 'inherit' });
+  const smtpPort = await freePort();
+  const webPort = await freePort();
+  const child = spawn(bin, [], {
+    env: { ...process.env, DEVMAIL_SMTP_ADDR: `127.0.0.1:${smtpPort}`, DEVMAIL_WEB_ADDR: `127.0.0.1:${webPort}` },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const web = `http://127.0.0.1:${webPort}`;
+  for (let i = 0; i < 100; i++) {
+    try { if ((await fetch(`${web}/health`)).ok) break; } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    smtpPort, web,
+    stop: async () => { child.kill('SIGTERM'); if (child.exitCode === null) await once(child, 'exit'); },
+    /** Newest message to addr, waiting for it to arrive. */
+    async latest(addr, { after = 0 } = {}) {
+      for (let i = 0; i < 100; i++) {
+        const list = await (await fetch(`${web}/api/messages?to=${encodeURIComponent(addr)}`)).json();
+        if (list.length && list[0].id > after) return list[0];
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no mail to ${addr}`);
+    },
+  };
+}
+
+function codeOf(msg) {
+  const m = /enter the code: (\d{6,10})/i.exec(msg.html);
+  assert.ok(m, `a code in ${msg.html}`);
+  return m[1];
+}
+
+// A Twilio-shaped SMS endpoint that keeps the texts.
+async function startFakeTwilio() {
+  const texts = new Map();
+  const srv = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      const form = new URLSearchParams(body);
+      const to = form.get('To').replace(/^\+/, '');
+      texts.set(to, [...(texts.get(to) ?? []), form.get('Body')]);
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ sid: 'SM' + uniq(), status: 'queued' }));
+    });
+  });
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  return {
+    url: `http://127.0.0.1:${srv.address().port}`,
+    last: (phone) => (texts.get(phone.replace(/^\+/, '')) ?? []).at(-1),
+    stop: () => new Promise((r) => srv.close(r)),
+  };
+}
+
+const b64url = (b) => Buffer.from(b).toString('base64url');
+
+// A small but real OpenID Connect provider: discovery, an authorization
+// endpoint that signs in `nextUser` and redirects with a one-time code, a
+// token endpoint that checks the client and the code and returns an RS256
+// id_token, and the JWKS that verifies it.
+async function startOIDC({ clientId, clientSecret }) {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = 'k-' + uniq();
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
+  const codes = new Map();
+  const state = { nextUser: null, issuer: '' };
+  const sign = (claims) => {
+    const head = b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid }));
+    const body = b64url(JSON.stringify(claims));
+    const s = createSign('RSA-SHA256').update(`${head}.${body}`).sign(privateKey);
+    return `${head}.${body}.${b64url(s)}`;
+  };
+  const srv = createServer((req, res) => {
+    const u = new URL(req.url, state.issuer);
+    const json = (status, v) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(v)); };
+    if (u.pathname === '/.well-known/openid-configuration') {
+      return json(200, {
+        issuer: state.issuer, authorization_endpoint: `${state.issuer}/authorize`, token_endpoint: `${state.issuer}/token`,
+        jwks_uri: `${state.issuer}/jwks`, userinfo_endpoint: `${state.issuer}/userinfo`,
+        response_types_supported: ['code'], subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'],
+      });
+    }
+    if (u.pathname === '/jwks') return json(200, { keys: [jwk] });
+    if (u.pathname === '/authorize') {
+      const q = u.searchParams;
+      if (q.get('client_id') !== clientId || q.get('response_type') !== 'code' || !q.get('scope').split(' ').includes('openid')) {
+        return json(400, { error: 'invalid_request' });
+      }
+      const code = randomUUID();
+      codes.set(code, { user: state.nextUser, redirectUri: q.get('redirect_uri'), nonce: q.get('nonce') });
+      const to = new URL(q.get('redirect_uri'));
+      to.searchParams.set('code', code);
+      to.searchParams.set('state', q.get('state'));
+      res.writeHead(302, { location: to.toString() });
+      return res.end();
+    }
+    if (u.pathname === '/token' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (d) => { body += d; });
+      req.on('end', () => {
+        const f = new URLSearchParams(body);
+        const entry = codes.get(f.get('code'));
+        codes.delete(f.get('code'));
+        if (f.get('client_id') !== clientId || f.get('client_secret') !== clientSecret) return json(401, { error: 'invalid_client' });
+        if (!entry || f.get('redirect_uri') !== entry.redirectUri) return json(400, { error: 'invalid_grant' });
+        const now = Math.floor(Date.now() / 1000);
+        const idToken = sign({ iss: state.issuer, aud: clientId, iat: now, exp: now + 300, ...entry.user });
+        json(200, { access_token: 'at-' + uniq(), token_type: 'Bearer', expires_in: 3600, refresh_token: 'rt-' + uniq(), id_token: idToken });
+      });
+      return;
+    }
+    json(404, { error: 'not_found' });
+  });
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  state.issuer = `http://127.0.0.1:${srv.address().port}`;
+  return { issuer: state.issuer, state, stop: () => new Promise((r) => srv.close(r)) };
+}
+
+// RFC 6238 TOTP (SHA1, 6 digits, 30 s) from a base32 secret.
+function totp(secret, t = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const ch of secret.replace(/=+$/, '').toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(t / 1000 / 30)));
+  const h = createHmac('sha1', key).update(counter).digest();
+  const o = h[h.length - 1] & 0xf;
+  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+const claimsOf = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
+const fragmentOf = (location) => new URLSearchParams(location.slice(location.indexOf('#') + 1));
+
+// ---------------------------------- suite ----------------------------------
+
+let devmail, twilio, oidc, stack, autoStack;
+const google = { clientId: 'kejanest-test-client', clientSecret: 'oidc-secret-' + uniq() };
+
+before(async () => {
+  [devmail, twilio, oidc] = await Promise.all([startDevmail(), startFakeTwilio(), startOIDC(google)]);
+  const common = {
+    GOTRUE_SMTP_HOST: '127.0.0.1',
+    GOTRUE_SMTP_PORT: String(devmail.smtpPort),
+    GOTRUE_SMTP_ADMIN_EMAIL: 'admin@kejanest.test',
+    GOTRUE_SMTP_MAX_FREQUENCY: '1s',
+    GOTRUE_RATE_LIMIT_EMAIL_SENT: '1000/1h',
+    GOTRUE_RATE_LIMIT_OTP: '1000/5m',
+    GOTRUE_PASSWORD_HASH_COST: '6',
+  };
+  [stack, autoStack] = await Promise.all([
+    startStack({
+      env: {
+        ...common,
+        GOTRUE_MAILER_AUTOCONFIRM: 'false',
+        GOTRUE_EXTERNAL_PHONE_ENABLED: 'true',
+        GOTRUE_SMS_PROVIDER: 'twilio',
+        GOTRUE_SMS_API_URL: twilio.url,
+        GOTRUE_SMS_TWILIO_ACCOUNT_SID: 'AC-test',
+        GOTRUE_SMS_TWILIO_AUTH_TOKEN: 'twilio-token',
+        GOTRUE_SMS_TWILIO_MESSAGE_SERVICE_SID: 'MG-test',
+        GOTRUE_SMS_MAX_FREQUENCY: '1s',
+        GOTRUE_EXTERNAL_GOOGLE_ENABLED: 'true',
+        GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID: google.clientId,
+        GOTRUE_EXTERNAL_GOOGLE_SECRET: google.clientSecret,
+        GOTRUE_EXTERNAL_GOOGLE_ISSUER: oidc.issuer,
+        GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED: 'true',
+      },
+    }),
+    startStack({ env: { ...common, GOTRUE_MAILER_AUTOCONFIRM: 'true' } }),
+  ]);
+});
+
+after(async () => {
+  await Promise.all([stack?.stop(), autoStack?.stop()]);
+  await Promise.all([devmail?.stop(), twilio?.stop(), oidc?.stop()]);
+});
+
+const client = (s = stack, options = {}) => createClient(s.url, s.anonKey, {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, ...options },
+  realtime: { transport: WebSocket },
+});
+const admin = (s = stack) => createClient(s.url, s.serviceRoleKey, {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  realtime: { transport: WebSocket },
+});
+
+async function confirmedUser(s = stack, extra = {}) {
+  const email = `u-${uniq()}@example.com`;
+  const { data, error } = await admin(s).auth.admin.createUser({ email, password, email_confirm: true, ...extra });
+  assert.equal(error, null);
+  return { email, user: data.user };
+}
+
+describe('sign-up', () => {
+  test('with autoconfirm: a session at once, data in user_metadata and the JWT', async () => {
+    const sb = client(autoStack);
+    const email = `auto-${uniq()}@example.com`;
+    const { data, error } = await sb.auth.signUp({ email, password, options: { data: { full_name: 'Wanjiru', role: 'landlord' } } });
+    assert.equal(error, null);
+    assert.ok(data.session?.access_token, 'a session');
+    assert.equal(data.user.user_metadata.full_name, 'Wanjiru');
+    const claims = claimsOf(data.session.access_token);
+    assert.equal(claims.user_metadata.role, 'landlord');
+    assert.equal(claims.role, 'authenticated');
+    assert.equal(claims.aal, 'aal1');
+    assert.equal(claims.is_anonymous, false);
+    assert.equal(claims.iss, `${autoStack.url}/auth/v1`);
+    const again = await sb.auth.signUp({ email, password });
+    assert.equal(again.error.code, 'user_already_exists');
+    assert.equal(again.error.status, 422);
+  });
+
+  test('without autoconfirm: confirm through the link in the dev mailbox', async () => {
+    const sb = client();
+    const email = `conf-${uniq()}@example.com`;
+    const { data, error } = await sb.auth.signUp({ email, password, options: { emailRedirectTo: `${stack.url}/welcome` } });
+    assert.equal(error, null);
+    assert.equal(data.session, null);
+    assert.ok(data.user.confirmation_sent_at);
+    const early = await sb.auth.signInWithPassword({ email, password });
+    assert.equal(early.error.code, 'email_not_confirmed');
+
+    const mail = await devmail.latest(email);
+    assert.equal(mail.subject, 'Confirm Your Signup');
+    const link = mail.links[0];
+    assert.ok(link.startsWith(`${stack.url}/auth/v1/verify?`), link);
+    const res = await fetch(link, { redirect: 'manual' });
+    assert.equal(res.status, 303);
+    const loc = res.headers.get('location');
+    assert.ok(loc.startsWith(`${stack.url}/welcome#access_token=`), loc);
+    const frag = fragmentOf(loc);
+    assert.equal(frag.get('type'), 'signup');
+    const set = await sb.auth.setSession({ access_token: frag.get('access_token'), refresh_token: frag.get('refresh_token') });
+    assert.equal(set.error, null);
+    assert.ok(set.data.user.email_confirmed_at);
+
+    const reused = await fetch(link, { redirect: 'manual' });
+    assert.match(reused.headers.get('location'), /#error=access_denied&error_code=otp_expired/);
+    const ok = await client().auth.signInWithPassword({ email, password });
+    assert.equal(ok.error, null);
+  });
+
+  test('PKCE: the mailed link answers ?code=, exchanged for a session', async () => {
+    const sb = client(stack, { flowType: 'pkce' });
+    const email = `pkce-${uniq()}@example.com`;
+    const { data, error } = await sb.auth.signUp({ email, password, options: { emailRedirectTo: `${stack.url}/confirmed` } });
+    assert.equal(error, null);
+    assert.equal(data.session, null);
+    const mail = await devmail.latest(email);
+    assert.match(mail.links[0], /token=pkce_/);
+    const res = await fetch(mail.links[0], { redirect: 'manual' });
+    assert.equal(res.status, 303);
+    const code = new URL(res.headers.get('location')).searchParams.get('code');
+    assert.ok(code, res.headers.get('location'));
+    const ex = await sb.auth.exchangeCodeForSession(code);
+    assert.equal(ex.error, null);
+    assert.equal(ex.data.user.email, email);
+    assert.ok(ex.data.user.email_confirmed_at);
+  });
+
+  test('anonymous sign-in', async () => {
+    const { data, error } = await client().auth.signInAnonymously({ options: { data: { guest: true } } });
+    assert.equal(error, null);
+    assert.equal(data.user.is_anonymous, true);
+    assert.equal(claimsOf(data.session.access_token).is_anonymous, true);
+  });
+});
+
+describe('sessions', () => {
+  test('password sign-in, wrong password, events, refresh, updateUser, sign-out', async () => {
+    const { email } = await confirmedUser();
+    const sb = client();
+    const events = [];
+    const { data: sub } = sb.auth.onAuthStateChange((event) => { events.push(event); });
+
+    const wrong = await sb.auth.signInWithPassword({ email, password: 'nope-nope' });
+    assert.equal(wrong.error.code, 'invalid_credentials');
+    assert.equal(wrong.error.message, 'Invalid login credentials');
+    assert.equal(wrong.error.status, 400);
+
+    const { data, error } = await sb.auth.signInWithPassword({ email, password });
+    assert.equal(error, null);
+    const first = data.session;
+
+    const refreshed = await sb.auth.refreshSession();
+    assert.equal(refreshed.error, null);
+    assert.notEqual(refreshed.data.session.refresh_token, first.refresh_token);
+
+    const upd = await sb.auth.updateUser({ data: { full_name: 'Otieno', phone_number: '0712' } });
+    assert.equal(upd.error, null);
+    assert.equal(upd.data.user.user_metadata.full_name, 'Otieno');
+    const del = await sb.auth.updateUser({ data: { phone_number: null } });
+    assert.equal('phone_number' in del.data.user.user_metadata, false);
+
+    const current = (await sb.auth.getSession()).data.session.refresh_token;
+    assert.equal((await sb.auth.signOut()).error, null);
+    await new Promise((r) => setTimeout(r, 20));
+    sub.subscription.unsubscribe();
+    for (const e of ['INITIAL_SESSION', 'SIGNED_IN', 'TOKEN_REFRESHED', 'USER_UPDATED', 'SIGNED_OUT']) {
+      assert.ok(events.includes(e), `${e} in ${events}`);
+    }
+    const dead = await fetch(`${stack.url}/auth/v1/token?grant_type=refresh_token`, {
+      method: 'POST',
+      headers: { apikey: stack.anonKey, 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01' },
+      body: JSON.stringify({ refresh_token: current }),
+    });
+    assert.equal(dead.status, 400);
+    assert.equal((await dead.json()).code, 'refresh_token_not_found');
+  });
+
+  test('recovery: code by mail, then a new password', async () => {
+    const { email } = await confirmedUser();
+    const sb = client();
+    assert.equal((await sb.auth.resetPasswordForEmail(email, { redirectTo: `${stack.url}/reset` })).error, null);
+    const mail = await devmail.latest(email);
+    assert.equal(mail.subject, 'Reset Your Password');
+    const { data, error } = await sb.auth.verifyOtp({ email, token: codeOf(mail), type: 'recovery' });
+    assert.equal(error, null);
+    assert.ok(data.session);
+    assert.equal((await sb.auth.updateUser({ password: 'brand-new-pass-1' })).error, null);
+    assert.equal((await client().auth.signInWithPassword({ email, password: 'brand-new-pass-1' })).error, null);
+  });
+
+  test('magic link and email OTP', async () => {
+    const { email } = await confirmedUser();
+    const sb = client();
+    assert.equal((await sb.auth.signInWithOtp({ email, options: { emailRedirectTo: `${stack.url}/in` } })).error, null);
+    let mail = await devmail.latest(email);
+    assert.equal(mail.subject, 'Your Magic Link');
+    const res = await fetch(mail.links[0], { redirect: 'manual' });
+    assert.equal(res.status, 303);
+    assert.ok(fragmentOf(res.headers.get('location')).get('access_token'));
+
+    await new Promise((r) => setTimeout(r, 1100)); // GOTRUE_SMTP_MAX_FREQUENCY=1s
+    assert.equal((await sb.auth.signInWithOtp({ email })).error, null);
+    mail = await devmail.latest(email, { after: mail.id });
+    const { data, error } = await sb.auth.verifyOtp({ email, token: codeOf(mail), type: 'email' });
+    assert.equal(error, null);
+    assert.equal(data.user.email, email);
+    const again = await client().auth.verifyOtp({ email, token: codeOf(mail), type: 'email' });
+    assert.equal(again.error.code, 'otp_expired');
+  });
+
+  test('phone OTP through the SMS provider', async () => {
+    const phone = '2547' + String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
+    const sb = client();
+    assert.equal((await sb.auth.signInWithOtp({ phone: '+' + phone })).error, null);
+    const text = twilio.last(phone);
+    assert.ok(text, 'an SMS reached the provider');
+    const code = /(\d{6})/.exec(text)[1];
+    const { data, error } = await sb.auth.verifyOtp({ phone: '+' + phone, token: code, type: 'sms' });
+    assert.equal(error, null);
+    assert.equal(data.user.phone, phone);
+    assert.ok(data.user.phone_confirmed_at);
+  });
+});
+
+describe('MFA', () => {
+  test('TOTP enroll, challenge, verify (aal2), unenroll', async () => {
+    const { email } = await confirmedUser();
+    const sb = client();
+    await sb.auth.signInWithPassword({ email, password });
+    const { data: f, error } = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone app', issuer: 'KejaNest' });
+    assert.equal(error, null);
+    assert.match(f.totp.uri, /^otpauth:\/\/totp\//);
+    assert.match(f.totp.qr_code, /^data:image\/svg\+xml;utf-8,<svg/);
+    const dup = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone app' });
+    assert.equal(dup.error.code, 'mfa_factor_name_conflict');
+
+    const { data: ch } = await sb.auth.mfa.challenge({ factorId: f.id });
+    const bad = await sb.auth.mfa.verify({ factorId: f.id, challengeId: ch.id, code: '000000' === totp(f.totp.secret) ? '111111' : '000000' });
+    assert.equal(bad.error.code, 'mfa_verification_failed');
+    const { data: ch2 } = await sb.auth.mfa.challenge({ factorId: f.id });
+    const ok = await sb.auth.mfa.verify({ factorId: f.id, challengeId: ch2.id, code: totp(f.totp.secret) });
+    assert.equal(ok.error, null);
+    const claims = claimsOf(ok.data.access_token);
+    assert.equal(claims.aal, 'aal2');
+    assert.ok(claims.amr.some((a) => a.method === 'totp'));
+    const aal = await sb.auth.mfa.getAuthenticatorAssuranceLevel();
+    assert.equal(aal.data.currentLevel, 'aal2');
+
+    const other = client();
+    await other.auth.signInWithPassword({ email, password });
+    const refused = await other.auth.mfa.unenroll({ factorId: f.id });
+    assert.equal(refused.error.code, 'insufficient_aal');
+    const un = await sb.auth.mfa.unenroll({ factorId: f.id });
+    assert.equal(un.error, null);
+    assert.equal(un.data.id, f.id);
+  });
+});
+
+describe('Google (OpenID Connect)', () => {
+  async function follow(url, until) {
+    let next = url;
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(next, { redirect: 'manual' });
+      assert.ok([302, 303].includes(res.status), `${next}: ${res.status} ${await res.text()}`);
+      next = new URL(res.headers.get('location'), next).toString();
+      if (next.startsWith(until)) return next;
+    }
+    throw new Error(`did not reach ${until}`);
+  }
+
+  test('implicit flow: session in the fragment, user from the id_token', async () => {
+    const sub = 'g-' + uniq();
+    oidc.state.nextUser = { sub, email: `${sub}@gmail.example`, email_verified: true, name: 'Achieng Google', picture: 'https://img.example/a.png' };
+    const sb = client();
+    const { data, error } = await sb.auth.signInWithOAuth({ provider: 'google', options: { redirectTo: `${stack.url}/home`, skipBrowserRedirect: true } });
+    assert.equal(error, null);
+    const landed = await follow(data.url, `${stack.url}/home`);
+    const frag = fragmentOf(landed);
+    assert.ok(frag.get('provider_token'));
+    const set = await sb.auth.setSession({ access_token: frag.get('access_token'), refresh_token: frag.get('refresh_token') });
+    assert.equal(set.error, null);
+    const u = set.data.user;
+    assert.equal(u.app_metadata.provider, 'google');
+    assert.equal(u.user_metadata.full_name, 'Achieng Google');
+    assert.equal(u.identities[0].provider, 'google');
+    assert.equal(u.identities[0].id, sub);
+    assert.ok(claimsOf(frag.get('access_token')).amr.some((a) => a.method === 'oauth'));
+  });
+
+  test('PKCE flow: ?code= exchanged for a session', async () => {
+    const sub = 'g-' + uniq();
+    oidc.state.nextUser = { sub, email: `${sub}@gmail.example`, email_verified: true, name: 'PKCE User' };
+    const sb = client(stack, { flowType: 'pkce' });
+    const { data } = await sb.auth.signInWithOAuth({ provider: 'google', options: { redirectTo: `${stack.url}/cb`, skipBrowserRedirect: true } });
+    assert.match(data.url, /code_challenge=/);
+    const landed = await follow(data.url, `${stack.url}/cb`);
+    const code = new URL(landed).searchParams.get('code');
+    assert.ok(code, landed);
+    const ex = await sb.auth.exchangeCodeForSession(code);
+    assert.equal(ex.error, null);
+    assert.equal(ex.data.user.email, `${sub}@gmail.example`);
+  });
+});
+
+describe('admin API', () => {
+  test('create, list with pagination, ban (sign-in refused), delete', async () => {
+    const svc = admin();
+    const { email, user } = await confirmedUser();
+    const list = await svc.auth.admin.listUsers({ page: 1, perPage: 2 });
+    assert.equal(list.error, null);
+    assert.equal(list.data.users.length, 2);
+    assert.ok(list.data.total >= 2);
+
+    const notAdmin = await client().auth.admin.listUsers();
+    assert.ok(notAdmin.error);
+
+    const ban = await svc.auth.admin.updateUserById(user.id, { ban_duration: '24h' });
+    assert.equal(ban.error, null);
+    assert.ok(ban.data.user.banned_until);
+    const refused = await client().auth.signInWithPassword({ email, password });
+    assert.equal(refused.error.code, 'user_banned');
+
+    assert.equal((await svc.auth.admin.deleteUser(user.id)).error, null);
+    const gone = await svc.auth.admin.getUserById(user.id);
+    assert.equal(gone.error.status, 404);
+  });
+});
