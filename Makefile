@@ -8,7 +8,7 @@ NPM ?= npm
 
 MODULES  := platform gateway rest rpc authsvc realtime storage devstack sql/tests
 SERVICES := gateway rest rpc authsvc realtime storage devstack
-CMD_PKGS := $(foreach s,$(SERVICES),./$(s)/cmd/$(s)) ./platform/cmd/migrate
+CMD_PKGS := $(foreach s,$(SERVICES),./$(s)/cmd/$(s)) ./platform/cmd/migrate ./authsvc/cmd/devmail
 
 FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json

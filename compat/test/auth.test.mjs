@@ -190,9 +190,12 @@ before(async () => {
     GOTRUE_RATE_LIMIT_OTP: '1000/5m',
     GOTRUE_PASSWORD_HASH_COST: '6',
   };
+  // KEJANEST_AUTHSVC_<NAME> reaches authsvc alone and wins over devstack's
+  // own settings (its mailbox, for one: this suite reads its own).
+  const forAuth = (env) => Object.fromEntries(Object.entries(env).map(([k, v]) => [`KEJANEST_AUTHSVC_${k}`, v]));
   [stack, autoStack] = await Promise.all([
     startStack({
-      env: {
+      env: forAuth({
         ...common,
         GOTRUE_MAILER_AUTOCONFIRM: 'false',
         GOTRUE_EXTERNAL_PHONE_ENABLED: 'true',
@@ -207,9 +210,9 @@ before(async () => {
         GOTRUE_EXTERNAL_GOOGLE_SECRET: google.clientSecret,
         GOTRUE_EXTERNAL_GOOGLE_ISSUER: oidc.issuer,
         GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED: 'true',
-      },
+      }),
     }),
-    startStack({ env: { ...common, GOTRUE_MAILER_AUTOCONFIRM: 'true' } }),
+    startStack({ env: forAuth({ ...common, GOTRUE_MAILER_AUTOCONFIRM: 'true' }) }),
   ]);
 });
 

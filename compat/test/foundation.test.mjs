@@ -118,6 +118,26 @@ describe('supabase-js reaches each service', () => {
   });
 });
 
+describe('development mailbox', () => {
+  test('a sign-up confirmation lands in the stack\'s mailbox with its link', async () => {
+    const supabase = stack.client();
+    const email = `mailbox-${Date.now()}@kejanest.test`;
+    const { error } = await supabase.auth.signUp({ email, password: 'Mailbox-Check-2024' });
+    assert.equal(error, null);
+    let mail;
+    for (let i = 0; i < 100 && !mail; i++) {
+      const list = await (await fetch(`${stack.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`)).json();
+      mail = list[0];
+      if (!mail) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(mail, 'a mail reached the mailbox');
+    assert.ok(mail.links.some((l) => l.startsWith(`${stack.url}/auth/v1/verify?`)), `a verify link through the gateway: ${mail.links}`);
+    const page = await fetch(stack.mailboxUrl);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), new RegExp(email.replace(/[.]/g, '\\.')));
+  });
+});
+
 describe('CORS preflight from another origin', () => {
   for (const path of ['/rest/v1/properties', '/rest/v1/rpc/fn', '/auth/v1/token?grant_type=password', '/storage/v1/object/images/a.png', '/realtime/v1/api/broadcast']) {
     test(path, async () => {

@@ -234,7 +234,7 @@ func embeddedPostgres(ctx context.Context, root string, port int, log *slog.Logg
 }
 
 func freePorts() (stackconf.Ports, error) {
-	var ports [6]int
+	var ports [8]int
 	for i := range ports {
 		p, err := pgcluster.FreePort()
 		if err != nil {
@@ -242,7 +242,7 @@ func freePorts() (stackconf.Ports, error) {
 		}
 		ports[i] = p
 	}
-	return stackconf.Ports{Gateway: ports[0], Rest: ports[1], RPC: ports[2], Auth: ports[3], Realtime: ports[4], Storage: ports[5]}, nil
+	return stackconf.Ports{Gateway: ports[0], Rest: ports[1], RPC: ports[2], Auth: ports[3], Realtime: ports[4], Storage: ports[5], MailSMTP: ports[6], MailWeb: ports[7]}, nil
 }
 
 // readyLine is what the test harness reads from stdout.
@@ -255,6 +255,7 @@ type readyLine struct {
 	SecretKey      string          `json:"secretKey"`
 	JWTSecret      string          `json:"jwtSecret"`
 	DatabaseURL    string          `json:"databaseUrl"`
+	MailboxURL     string          `json:"mailboxUrl"`
 	LogDir         string          `json:"logDir"`
 	Ports          stackconf.Ports `json:"ports"`
 }
@@ -263,7 +264,7 @@ func printReady(st stackconf.Stack, logDir string) error {
 	b, err := json.Marshal(readyLine{
 		Event: "ready", URL: st.GatewayURL(), AnonKey: st.Keys.AnonKey, ServiceRoleKey: st.Keys.ServiceRoleKey,
 		PublishableKey: st.Keys.PublishableKey, SecretKey: st.Keys.SecretKey, JWTSecret: st.Keys.JWTSecret,
-		DatabaseURL: st.DatabaseURL, LogDir: logDir, Ports: st.Ports,
+		DatabaseURL: st.DatabaseURL, MailboxURL: st.MailboxURL(), LogDir: logDir, Ports: st.Ports,
 	})
 	if err != nil {
 		return fmt.Errorf("encode ready line: %w", err)
@@ -281,6 +282,7 @@ func printBanner(st stackconf.Stack, root, logDir string, took time.Duration) {
 	fmt.Fprintf(&b, "  service_role key  %s\n", st.Keys.ServiceRoleKey)
 	fmt.Fprintf(&b, "  Publishable key   %s\n", st.Keys.PublishableKey)
 	fmt.Fprintf(&b, "  Secret key        %s\n", st.Keys.SecretKey)
+	fmt.Fprintf(&b, "  Mailbox           %s  (confirmation and recovery mails)\n", st.MailboxURL())
 	fmt.Fprintf(&b, "  Service logs      %s\n", logDir)
 	if logins, err := os.ReadFile(filepath.Join(root, "sql", "seed", "logins.txt")); err == nil {
 		fmt.Fprintf(&b, "\nDemo logins:\n")

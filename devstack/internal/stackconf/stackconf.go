@@ -16,10 +16,13 @@ import (
 // gateway and 54322 for the database, and each upstream service's own port.
 type Ports struct {
 	Gateway, Rest, RPC, Auth, Realtime, Storage int
+	// MailSMTP and MailWeb are the development mailbox (authsvc's devmail),
+	// on the Supabase CLI's Inbucket ports.
+	MailSMTP, MailWeb int
 }
 
 // DefaultPorts are used by `make run`.
-var DefaultPorts = Ports{Gateway: 54321, Rest: 3000, RPC: 3001, Auth: 9999, Realtime: 4000, Storage: 5000}
+var DefaultPorts = Ports{Gateway: 54321, Rest: 3000, RPC: 3001, Auth: 9999, Realtime: 4000, Storage: 5000, MailSMTP: 54325, MailWeb: 54324}
 
 // Keys are the secrets every service shares.
 type Keys struct {
@@ -39,6 +42,9 @@ type Stack struct {
 
 // GatewayURL is the public origin of the stack.
 func (s Stack) GatewayURL() string { return "http://127.0.0.1:" + strconv.Itoa(s.Ports.Gateway) }
+
+// MailboxURL is the development mailbox's page.
+func (s Stack) MailboxURL() string { return local(s.Ports.MailWeb) }
 
 func local(port int) string { return "http://127.0.0.1:" + strconv.Itoa(port) }
 
@@ -79,6 +85,12 @@ func (s Stack) services() []supervise.Service {
 		}
 	}
 	return []supervise.Service{
+		// Mail from authsvc lands here; the page lists it so a developer
+		// can follow confirmation links. Production uses a real SMTP server.
+		{Name: "devmail", Binary: bin("devmail"), Env: []string{
+			fmt.Sprintf("DEVMAIL_SMTP_ADDR=127.0.0.1:%d", p.MailSMTP),
+			fmt.Sprintf("DEVMAIL_WEB_ADDR=127.0.0.1:%d", p.MailWeb),
+		}, HealthURL: local(p.MailWeb) + "/health"},
 		{Name: "rest", Binary: bin("rest"), Env: pgrst(p.Rest), HealthURL: local(p.Rest) + "/health"},
 		{Name: "rpc", Binary: bin("rpc"), Env: pgrst(p.RPC), HealthURL: local(p.RPC) + "/health"},
 		{Name: "authsvc", Binary: bin("authsvc"), Env: []string{
@@ -88,6 +100,11 @@ func (s Stack) services() []supervise.Service {
 			"GOTRUE_JWT_SECRET=" + k.JWTSecret,
 			"API_EXTERNAL_URL=" + s.GatewayURL(),
 			"GOTRUE_SITE_URL=" + s.GatewayURL(),
+			"GOTRUE_SMTP_HOST=127.0.0.1",
+			"GOTRUE_SMTP_PORT=" + strconv.Itoa(p.MailSMTP),
+			"GOTRUE_SMTP_ADMIN_EMAIL=no-reply@kejanest.test",
+			// A developer re-sending a link should not wait a minute.
+			"GOTRUE_SMTP_MAX_FREQUENCY=1s",
 		}, HealthURL: local(p.Auth) + "/health"},
 		{Name: "realtime", Binary: bin("realtime"), Env: []string{
 			"DATABASE_URL=" + authenticator,
