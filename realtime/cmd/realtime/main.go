@@ -9,12 +9,21 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/lifecycle"
 	"github.com/kejanest/kejanest/platform/logging"
 	"github.com/kejanest/kejanest/platform/pgpool"
+	"github.com/kejanest/kejanest/realtime/internal/auth"
+	"github.com/kejanest/kejanest/realtime/internal/broadcast"
+	"github.com/kejanest/kejanest/realtime/internal/changes"
+	"github.com/kejanest/kejanest/realtime/internal/channel"
 	"github.com/kejanest/kejanest/realtime/internal/config"
+	"github.com/kejanest/kejanest/realtime/internal/presence"
 	"github.com/kejanest/kejanest/realtime/internal/wsapi"
 )
 
@@ -45,12 +54,94 @@ func run() int {
 	}
 	defer pool.Close()
 
+	authn, err := auth.New(auth.Options{JWTSecret: cfg.JWTSecret, PublishableKey: cfg.PublishableKey, SecretKey: cfg.SecretKey})
+	if err != nil {
+		log.Error("auth", "error", err.Error())
+		return 1
+	}
+	reg := channel.NewRegistry()
+	hub := broadcast.NewHub(reg, pool, log)
+	reader := changes.NewReader(pool)
+	dispatcher := &changes.Dispatcher{Reader: reader, Source: reg.Subscribers, Log: log, Timeout: 5 * time.Second}
+
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	bgCtx, cancelBg := context.WithCancel(ctx)
+	defer cancelBg()
+
+	// Changes are dispatched in commit order by one goroutine; the queue
+	// absorbs bursts, and overflowing it is reported like a reconnect.
+	queue := make(chan changes.Change, 8192)
+	wg.Add(2)
+	go func() { defer wg.Done(); hub.Run(bgCtx) }()
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-bgCtx.Done():
+				return
+			case c := <-queue:
+				dispatcher.Dispatch(bgCtx, &c)
+			}
+		}
+	}()
+	var lastGap time.Time // only touched by the listener goroutine
+	listener := &changes.Listener{
+		Connect: func(ctx context.Context) (*pgx.Conn, error) {
+			cc, err := pgx.ParseConfig(cfg.DatabaseURL)
+			if err != nil {
+				return nil, err
+			}
+			cc.RuntimeParams["application_name"] = "kejanest-realtime-listener"
+			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			return pgx.ConnectConfig(cctx, cc)
+		},
+		Channels: []string{changes.NotifyChannel, broadcast.NotifyChannel},
+		Handle: func(ch string, payload []byte) {
+			switch ch {
+			case broadcast.NotifyChannel:
+				hub.HandleNotify(payload)
+			case changes.NotifyChannel:
+				c, err := changes.ParseChange(payload)
+				if err != nil {
+					log.Warn("ignoring a change notification", "error", err.Error())
+					return
+				}
+				select {
+				case queue <- c:
+				default:
+					// Report a burst of drops once a second, not per change.
+					if now := time.Now(); now.Sub(lastGap) > time.Second {
+						lastGap = now
+						log.Warn("change queue full; dropping changes", "schema", c.Schema, "table", c.Table)
+						dispatcher.Gap()
+					}
+				}
+			}
+		},
+		Backlog: func(reconnect bool) {
+			if reconnect {
+				dispatcher.Gap()
+			}
+		},
+		Log: log,
+	}
+	wg.Add(1)
+	go func() { defer wg.Done(); listener.Run(bgCtx) }()
+
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {
 		log.Error("listen", "addr", cfg.Addr(), "error", err.Error())
 		return 1
 	}
-	if err := wsapi.New(wsapi.Options{Log: log}).Serve(ctx, ln); err != nil {
+	srv := wsapi.New(wsapi.Options{
+		Log: log, Auth: authn, Registry: reg, Hub: hub, Presence: presence.NewTracker(),
+		Roles: reader, Authorizer: &broadcast.Authorizer{Pool: pool},
+		Limits: wsapi.Limits{MaxChannels: cfg.MaxChannels, MaxEventsPerSecond: cfg.MaxEventsPerSecond,
+			MaxPayloadBytes: cfg.MaxPayloadKB << 10, QueueSize: cfg.QueueSize},
+	})
+	if err := srv.Serve(ctx, ln); err != nil {
 		log.Error("serve", "error", err.Error())
 		return 1
 	}

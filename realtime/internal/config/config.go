@@ -27,6 +27,12 @@ const minJWTSecretLen = 32
 //	REALTIME_HOST               127.0.0.1                                                        listen host
 //	PORT                        4000                                                             listen port
 //	API_JWT_SECRET  JWT_SECRET  devkeys.JWTSecret                                                HS256 secret, at least 32 characters
+//	SUPABASE_PUBLISHABLE_KEY    devkeys.PublishableKey                                           sb_publishable_… key accepted as the anon role
+//	SUPABASE_SECRET_KEY         devkeys.SecretKey                                                sb_secret_… key accepted as service_role
+//	MAX_CHANNELS_PER_CLIENT     100                                                              channels one socket may join
+//	MAX_EVENTS_PER_SECOND       100                                                              broadcast/presence pushes per socket per second (burst 2x)
+//	MAX_PAYLOAD_SIZE_IN_KB      256                                                              largest broadcast or presence payload
+//	SOCKET_QUEUE_SIZE           1024                                                             outbound frames queued per socket before it counts as slow
 //	LOG_LEVEL                   info                                                             debug, info, notice, warning (warn) or error
 //	KEJANEST_ENV                "" (development)                                                 production refuses empty or well-known dev secrets
 type Config struct {
@@ -42,6 +48,15 @@ type Config struct {
 	LogLevel string
 	// Production is true when KEJANEST_ENV names production.
 	Production bool
+	// PublishableKey and SecretKey are the sb_ API keys (anon and
+	// service_role) a socket may present instead of a JWT.
+	PublishableKey string
+	SecretKey      string
+	// Limits per socket.
+	MaxChannels        int
+	MaxEventsPerSecond int
+	MaxPayloadKB       int
+	QueueSize          int
 }
 
 // Load reads the configuration through r. It returns the parse errors of
@@ -55,6 +70,13 @@ func Load(r *envconf.Reader) (Config, error) {
 		JWTSecret:   r.String(devkeys.JWTSecret, "API_JWT_SECRET", "JWT_SECRET"),
 		LogLevel:    strings.ToLower(r.String("info", "LOG_LEVEL")),
 		Production:  devkeys.IsProduction(r.String("", devkeys.EnvVar)),
+
+		PublishableKey:     r.String(devkeys.PublishableKey, "SUPABASE_PUBLISHABLE_KEY"),
+		SecretKey:          r.String(devkeys.SecretKey, "SUPABASE_SECRET_KEY"),
+		MaxChannels:        r.Int(100, "MAX_CHANNELS_PER_CLIENT"),
+		MaxEventsPerSecond: r.Int(100, "MAX_EVENTS_PER_SECOND"),
+		MaxPayloadKB:       r.Int(256, "MAX_PAYLOAD_SIZE_IN_KB"),
+		QueueSize:          r.Int(1024, "SOCKET_QUEUE_SIZE"),
 	}
 	return c, r.Err()
 }
@@ -74,6 +96,15 @@ func (c Config) Validate() error {
 	}
 	if len(c.JWTSecret) < minJWTSecretLen {
 		errs = append(errs, fmt.Errorf("API_JWT_SECRET: must be at least %d characters", minJWTSecretLen))
+	}
+	for _, l := range []struct {
+		name string
+		v    int
+	}{{"MAX_CHANNELS_PER_CLIENT", c.MaxChannels}, {"MAX_EVENTS_PER_SECOND", c.MaxEventsPerSecond},
+		{"MAX_PAYLOAD_SIZE_IN_KB", c.MaxPayloadKB}, {"SOCKET_QUEUE_SIZE", c.QueueSize}} {
+		if l.v < 1 {
+			errs = append(errs, fmt.Errorf("%s: %d, want at least 1", l.name, l.v))
+		}
 	}
 	if _, ok := slogLevels[c.LogLevel]; !ok {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL: %q, want debug, info, notice, warning or error", c.LogLevel))

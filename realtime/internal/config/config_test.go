@@ -20,6 +20,9 @@ func TestLoad(t *testing.T) {
 		Port:        4000,
 		JWTSecret:   devkeys.JWTSecret,
 		LogLevel:    "info",
+
+		PublishableKey: devkeys.PublishableKey, SecretKey: devkeys.SecretKey,
+		MaxChannels: 100, MaxEventsPerSecond: 100, MaxPayloadKB: 256, QueueSize: 1024,
 	}
 	tests := []struct {
 		name    string
@@ -33,7 +36,7 @@ func TestLoad(t *testing.T) {
 			env: map[string]string{"DATABASE_URL": "postgres://x@db/app", "REALTIME_HOST": "::1", "PORT": "4001",
 				"API_JWT_SECRET": goodSecret, "LOG_LEVEL": "WARNING"},
 			want: func(c *Config) {
-				*c = Config{DatabaseURL: "postgres://x@db/app", Host: "::1", Port: 4001, JWTSecret: goodSecret, LogLevel: "warning"}
+				c.DatabaseURL, c.Host, c.Port, c.JWTSecret, c.LogLevel = "postgres://x@db/app", "::1", 4001, goodSecret, "warning"
 			},
 		},
 		{name: "secret fallback", env: map[string]string{"JWT_SECRET": goodSecret}, want: func(c *Config) { c.JWTSecret = goodSecret }},

@@ -162,31 +162,61 @@ func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "
 
 // Encode writes m as one text frame in version v's format. A nil Payload is
 // sent as {}. Version 1 frames carry no join_ref, as Phoenix's V1
-// serializer writes them.
+// serializer writes them. Payload must be valid JSON; it is copied as is
+// (the server only sends payloads it built or decoded), which keeps
+// fan-out to many sockets cheap.
 func Encode(v Version, m Message) ([]byte, error) {
-	payload := m.Payload
+	payload := bytes.TrimSpace(m.Payload)
 	if len(payload) == 0 {
-		payload = json.RawMessage("{}")
+		payload = []byte("{}")
 	}
-	var out any
+	buf := make([]byte, 0, len(payload)+len(m.Topic)+len(m.Event)+64)
 	switch v {
 	case V1:
-		out = struct {
-			Topic   string          `json:"topic"`
-			Event   string          `json:"event"`
-			Payload json.RawMessage `json:"payload"`
-			Ref     *string         `json:"ref"`
-		}{m.Topic, m.Event, payload, m.Ref}
+		buf = append(buf, `{"topic":`...)
+		buf = appendString(buf, m.Topic)
+		buf = append(buf, `,"event":`...)
+		buf = appendString(buf, m.Event)
+		buf = append(buf, `,"payload":`...)
+		buf = append(buf, payload...)
+		buf = append(buf, `,"ref":`...)
+		buf = appendRef(buf, m.Ref)
+		buf = append(buf, '}')
 	case V2:
-		out = []any{m.JoinRef, m.Ref, m.Topic, m.Event, payload}
+		buf = append(buf, '[')
+		buf = appendRef(buf, m.JoinRef)
+		buf = append(buf, ',')
+		buf = appendRef(buf, m.Ref)
+		buf = append(buf, ',')
+		buf = appendString(buf, m.Topic)
+		buf = append(buf, ',')
+		buf = appendString(buf, m.Event)
+		buf = append(buf, ',')
+		buf = append(buf, payload...)
+		buf = append(buf, ']')
 	default:
 		return nil, fmt.Errorf("encode: unknown version %d", v)
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s frame: %w", m.Event, err)
+	return buf, nil
+}
+
+func appendRef(buf []byte, ref *string) []byte {
+	if ref == nil {
+		return append(buf, "null"...)
 	}
-	return b, nil
+	return appendString(buf, *ref)
+}
+
+func appendString(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s) // strings always marshal
+			return append(buf, b...)
+		}
+	}
+	buf = append(buf, '"')
+	buf = append(buf, s...)
+	return append(buf, '"')
 }
 
 // Reply builds the phx_reply answering req with status ("ok" or "error")

@@ -13,13 +13,19 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/lifecycle"
+	"github.com/kejanest/kejanest/realtime/internal/auth"
+	"github.com/kejanest/kejanest/realtime/internal/broadcast"
+	"github.com/kejanest/kejanest/realtime/internal/channel"
 	"github.com/kejanest/kejanest/realtime/internal/phx"
+	"github.com/kejanest/kejanest/realtime/internal/presence"
 )
 
 // Defaults for zero Options fields.
@@ -34,16 +40,64 @@ const (
 // maxFrameBytes is the largest frame a client may send.
 const maxFrameBytes = 1 << 20
 
-// joinNotImplemented is the reason every channel join is refused with.
-const joinNotImplemented = "realtime is not implemented yet"
+// Limits are the per-socket limits, with Supabase's defaults.
+type Limits struct {
+	// MaxChannels is the most channels one socket may join
+	// (max_channels_per_client, 100).
+	MaxChannels int
+	// MaxEventsPerSecond is the sustained rate of broadcast and presence
+	// pushes a socket may send (bursts up to twice that).
+	MaxEventsPerSecond int
+	// MaxPayloadBytes bounds a broadcast or presence payload.
+	MaxPayloadBytes int
+	// QueueSize is the per-socket outbound queue length; a socket whose
+	// queue is full is a slow consumer and is disconnected (1013).
+	QueueSize int
+}
 
-// Options configures a Server.
+func (l *Limits) defaults() {
+	if l.MaxChannels <= 0 {
+		l.MaxChannels = 100
+	}
+	if l.MaxEventsPerSecond <= 0 {
+		l.MaxEventsPerSecond = 100
+	}
+	if l.MaxPayloadBytes <= 0 {
+		l.MaxPayloadBytes = 256 << 10
+	}
+	if l.QueueSize <= 0 {
+		l.QueueSize = 1024
+	}
+}
+
+// RoleChecker verifies that the service may assume a role (changes.Reader).
+type RoleChecker interface {
+	CheckRole(ctx context.Context, claims *auth.Claims) error
+}
+
+// ChannelAuthorizer evaluates realtime.messages policies
+// (broadcast.Authorizer).
+type ChannelAuthorizer interface {
+	CanRead(ctx context.Context, claims *auth.Claims, topic, extension string) (bool, error)
+	CanWrite(ctx context.Context, claims *auth.Claims, topic, extension string) (bool, error)
+}
+
+// Options configures a Server. Zero fields get working defaults without a
+// database: postgres_changes and private channels then refuse to join.
 type Options struct {
 	Log *slog.Logger
 	// IdleTimeout is how long a socket may go without a heartbeat.
 	IdleTimeout time.Duration
 	// WriteTimeout bounds writing one frame.
 	WriteTimeout time.Duration
+	// Auth verifies tokens; nil uses the development JWT secret and keys.
+	Auth       *auth.Authenticator
+	Registry   *channel.Registry
+	Hub        *broadcast.Hub
+	Presence   *presence.Tracker
+	Roles      RoleChecker
+	Authorizer ChannelAuthorizer
+	Limits     Limits
 }
 
 // Server holds the open sockets so Shutdown can close them.
@@ -51,6 +105,13 @@ type Server struct {
 	log          *slog.Logger
 	idleTimeout  time.Duration
 	writeTimeout time.Duration
+	auth         *auth.Authenticator
+	reg          *channel.Registry
+	hub          *broadcast.Hub
+	presence     *presence.Tracker
+	roles        RoleChecker
+	authz        ChannelAuthorizer
+	limits       Limits
 
 	mu      sync.Mutex
 	conns   map[*websocket.Conn]struct{}
@@ -66,15 +127,37 @@ func New(o Options) *Server {
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = DefaultWriteTimeout
 	}
-	return &Server{log: o.Log, idleTimeout: o.IdleTimeout, writeTimeout: o.WriteTimeout, conns: map[*websocket.Conn]struct{}{}}
+	if o.Auth == nil {
+		a, err := auth.New(auth.Options{JWTSecret: devkeys.JWTSecret, PublishableKey: devkeys.PublishableKey})
+		if err != nil {
+			panic(err) // the development secret is valid
+		}
+		o.Auth = a
+	}
+	if o.Registry == nil {
+		o.Registry = channel.NewRegistry()
+	}
+	if o.Hub == nil {
+		o.Hub = broadcast.NewHub(o.Registry, nil, o.Log)
+	}
+	if o.Presence == nil {
+		o.Presence = presence.NewTracker()
+	}
+	o.Limits.defaults()
+	return &Server{
+		log: o.Log, idleTimeout: o.IdleTimeout, writeTimeout: o.WriteTimeout,
+		auth: o.Auth, reg: o.Registry, hub: o.Hub, presence: o.Presence, roles: o.Roles, authz: o.Authorizer,
+		limits: o.Limits, conns: map[*websocket.Conn]struct{}{},
+	}
 }
 
 // Handler routes realtime's endpoints:
 //
-//	GET /websocket              Phoenix socket (?vsn=1.0.0|2.0.0; default 1.0.0)
-//	GET /api/health, /health    200 {"status":"ok"}, whatever the database
-//	POST /api/broadcast[/…]     501 {"message":"not implemented"}
-//	anything else               404 {"message":"not found"}
+//	GET /websocket                           Phoenix socket (?vsn=1.0.0|2.0.0; default 1.0.0)
+//	GET /api/health, /health                 200 {"status":"ok"}
+//	POST /api/broadcast                      202, {"messages":[{topic,event,payload,private}]}
+//	POST /api/broadcast/{topic}/events/{event}  202, body is the payload (?private=true)
+//	anything else                            404 {"message":"not found"}
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /websocket", s.serveWebsocket)
@@ -83,11 +166,8 @@ func (s *Server) Handler() http.Handler {
 	}
 	mux.HandleFunc("GET /api/health", health)
 	mux.HandleFunc("GET /health", health)
-	notImplemented := func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotImplemented, map[string]string{"message": "not implemented"})
-	}
-	mux.HandleFunc("POST /api/broadcast", notImplemented)
-	mux.HandleFunc("POST /api/broadcast/", notImplemented)
+	mux.HandleFunc("POST /api/broadcast", s.serveBroadcast)
+	mux.HandleFunc("POST /api/broadcast/{topic}/events/{event}", s.serveBroadcastEvent)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]string{"message": "not found"})
 	})
@@ -100,15 +180,31 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v) // a failed write means the client left
 }
 
+// bearer returns the request's token: Authorization: Bearer …, else the
+// apikey header or query parameter.
+func bearer(r *http.Request) string {
+	if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	if k := r.Header.Get("apikey"); k != "" {
+		return k
+	}
+	return r.URL.Query().Get("apikey")
+}
+
 func (s *Server) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 	vsn, err := phx.ParseVersion(r.URL.Query().Get("vsn"))
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"message": err.Error()})
 		return
 	}
-	// Origin is not checked: the gateway fronts every browser origin, and
-	// the apikey and token checks come with the channels.
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	// Origin is not checked: the gateway fronts every browser origin. The
+	// socket is authorized per channel, by the join's access_token, else
+	// this request's Authorization or apikey.
+	token := bearer(r)
+	// Compression off: per-socket flate state would cost far more memory
+	// than the small frames it saves (Supabase does not negotiate it either).
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		s.log.Debug("websocket upgrade failed", "error", err.Error())
 		return // Accept has answered
@@ -119,7 +215,7 @@ func (s *Server) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.remove(c)
 	c.SetReadLimit(maxFrameBytes)
-	s.serveConn(c, vsn)
+	newSocket(s, c, vsn, token).serve()
 }
 
 func (s *Server) add(c *websocket.Conn) bool {
@@ -138,102 +234,6 @@ func (s *Server) remove(c *websocket.Conn) {
 	delete(s.conns, c)
 	s.mu.Unlock()
 	s.wg.Done()
-}
-
-// serveConn answers one socket's frames until it closes, breaks, or goes
-// IdleTimeout without a heartbeat.
-func (s *Server) serveConn(c *websocket.Conn, vsn phx.Version) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-
-	frames := make(chan []byte)
-	readDone := make(chan error, 1)
-	go func() {
-		for {
-			typ, data, err := c.Read(ctx)
-			if err != nil {
-				readDone <- err
-				return
-			}
-			if typ != websocket.MessageText {
-				s.log.Debug("ignoring a binary frame")
-				continue
-			}
-			select {
-			case frames <- data:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-
-	idle := time.NewTimer(s.idleTimeout)
-	defer idle.Stop()
-	for {
-		select {
-		case data := <-frames:
-			reply, heartbeat := s.answer(vsn, data)
-			if heartbeat {
-				idle.Reset(s.idleTimeout)
-			}
-			if reply != nil {
-				if err := s.write(ctx, c, reply); err != nil {
-					s.log.Debug("websocket write failed", "error", err.Error())
-					_ = c.CloseNow()
-					return
-				}
-			}
-		case err := <-readDone:
-			if websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
-				s.log.Debug("websocket closed", "error", err.Error())
-			}
-			return
-		case <-idle.C:
-			_ = c.Close(websocket.StatusNormalClosure, "heartbeat timeout")
-			return
-		}
-	}
-}
-
-func (s *Server) write(ctx context.Context, c *websocket.Conn, frame []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, s.writeTimeout)
-	defer cancel()
-	return c.Write(ctx, websocket.MessageText, frame)
-}
-
-// answer decodes one frame and returns the frame to send back (nil for
-// none) and whether it was a heartbeat:
-//
-//	heartbeat on "phoenix"  phx_reply ok {}
-//	phx_join                phx_reply error {"reason": joinNotImplemented}
-//	phx_leave               phx_reply ok {}
-//	anything else           nothing
-func (s *Server) answer(vsn phx.Version, data []byte) (reply []byte, heartbeat bool) {
-	m, err := phx.Decode(vsn, data)
-	if err != nil {
-		s.log.Debug("ignoring a malformed frame", "error", err.Error())
-		return nil, false
-	}
-	var out phx.Message
-	switch {
-	case m.Topic == phx.TopicPhoenix && m.Event == phx.EventHeartbeat:
-		heartbeat = true
-		out, err = phx.Reply(m, "ok", nil)
-	case m.Event == phx.EventJoin:
-		out, err = phx.Reply(m, "error", map[string]string{"reason": joinNotImplemented})
-	case m.Event == phx.EventLeave:
-		out, err = phx.Reply(m, "ok", nil)
-	default:
-		return nil, false
-	}
-	if err == nil {
-		reply, err = phx.Encode(vsn, out)
-	}
-	if err != nil {
-		s.log.Error("encode reply", "event", m.Event, "error", err.Error())
-		return nil, heartbeat
-	}
-	return reply, heartbeat
 }
 
 // Shutdown refuses new sockets, closes the open ones with 1001 (going away)

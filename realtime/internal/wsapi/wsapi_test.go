@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/kejanest/kejanest/platform/devkeys"
 )
 
 func newServer(t *testing.T, o Options) *httptest.Server {
@@ -90,9 +92,9 @@ func TestPhoenixReplies(t *testing.T) {
 			want:  `[null,"7","phoenix","phx_reply",{"status":"ok","response":{}}]`,
 		},
 		{
-			name: "v2 join is refused", query: "?vsn=2.0.0",
+			name: "v2 join with a bad token is refused", query: "?vsn=2.0.0",
 			sends: []string{`["1","1","realtime:room","phx_join",{"config":{"broadcast":{"ack":false,"self":false},"presence":{"key":""},"postgres_changes":[],"private":false},"access_token":"t"}]`},
-			want:  `["1","1","realtime:room","phx_reply",{"status":"error","response":{"reason":"realtime is not implemented yet"}}]`,
+			want:  `["1","1","realtime:room","phx_reply",{"status":"error","response":{"reason":"MalformedJWT: The token provided is not a valid JWT"}}]`,
 		},
 		{
 			name: "v2 leave", query: "?vsn=2.0.0",
@@ -105,9 +107,9 @@ func TestPhoenixReplies(t *testing.T) {
 			want:  `{"topic":"phoenix","event":"phx_reply","payload":{"status":"ok","response":{}},"ref":"3"}`,
 		},
 		{
-			name: "v1 join is refused", query: "?vsn=1.0.0",
+			name: "v1 join without a token is refused", query: "?vsn=1.0.0",
 			sends: []string{`{"topic":"realtime:room","event":"phx_join","payload":{"config":{}},"ref":"4","join_ref":"4"}`},
-			want:  `{"topic":"realtime:room","event":"phx_reply","payload":{"status":"error","response":{"reason":"realtime is not implemented yet"}},"ref":"4"}`,
+			want:  `{"topic":"realtime:room","event":"phx_reply","payload":{"status":"error","response":{"reason":"MalformedJWT: The token provided is not a valid JWT"}},"ref":"4"}`,
 		},
 		{
 			name: "no vsn means 1.0.0", query: "",
@@ -115,11 +117,24 @@ func TestPhoenixReplies(t *testing.T) {
 			want:  `{"topic":"phoenix","event":"phx_reply","payload":{"status":"ok","response":{}},"ref":"5"}`,
 		},
 		{
-			name: "other events, malformed and wrong-version frames are ignored", query: "?vsn=2.0.0",
+			name: "events on unjoined topics", query: "?vsn=2.0.0",
+			sends: []string{`["1","2","realtime:room","broadcast",{"type":"broadcast","event":"e","payload":{}}]`},
+			want:  `["1","2","realtime:room","phx_reply",{"status":"error","response":{"reason":"unmatched topic"}}]`,
+		},
+		{
+			name: "v2 join with the publishable key", query: "?vsn=2.0.0&apikey=" + devkeys.PublishableKey,
+			sends: []string{`["1","1","realtime:room","phx_join",{"config":{"broadcast":{"ack":false,"self":false},"presence":{"key":""},"postgres_changes":[],"private":false},"access_token":"` + devkeys.PublishableKey + `"}]`},
+			want:  `["1","1","realtime:room","phx_reply",{"status":"ok","response":{"postgres_changes":[]}}]`,
+		},
+		{
+			name: "v2 join with an unknown sb_ key is refused", query: "?vsn=2.0.0&apikey=sb_publishable_other",
+			sends: []string{`["1","1","realtime:room","phx_join",{"config":{},"access_token":"sb_publishable_other"}]`},
+			want:  `["1","1","realtime:room","phx_reply",{"status":"error","response":{"reason":"MalformedJWT: The token provided is not a valid JWT"}}]`,
+		},
+		{
+			name: "malformed and wrong-version frames are ignored", query: "?vsn=2.0.0",
 			sends: []string{
-				`["1","2","realtime:room","access_token",{"access_token":"t"}]`,
-				`["1","3","realtime:room","broadcast",{"type":"broadcast","event":"e","payload":{}}]`,
-				`[null,"4","realtime:room","heartbeat",{}]`,
+				`[null,"4","phoenix","other",{}]`,
 				`{"topic":"phoenix","event":"heartbeat","payload":{},"ref":"5"}`,
 				`not json`,
 				`[null,"6","phoenix","heartbeat",{}]`,
@@ -186,8 +201,8 @@ func TestHTTPEndpoints(t *testing.T) {
 		{"GET", "/api/health", 200, `{"status":"ok"}`},
 		{"GET", "/health", 200, `{"status":"ok"}`},
 		{"HEAD", "/health", 200, ``},
-		{"POST", "/api/broadcast", 501, `{"message":"not implemented"}`},
-		{"POST", "/api/broadcast/room/events/e", 501, `{"message":"not implemented"}`},
+		{"POST", "/api/broadcast", 401, `{"message":"The token provided is not a valid JWT"}`},
+		{"POST", "/api/broadcast/room/events/e", 401, `{"message":"The token provided is not a valid JWT"}`},
 		{"GET", "/nowhere", 404, `{"message":"not found"}`},
 		{"GET", "/websocket?vsn=3.0.0", 400, `{"message":"unsupported vsn \"3.0.0\""}`},
 	}

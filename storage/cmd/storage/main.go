@@ -7,17 +7,50 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/fiberserve"
+	"github.com/kejanest/kejanest/platform/jwtverify"
 	"github.com/kejanest/kejanest/platform/lifecycle"
 	"github.com/kejanest/kejanest/platform/logging"
 	"github.com/kejanest/kejanest/platform/pgpool"
+	"github.com/kejanest/kejanest/storage/internal/backend"
 	"github.com/kejanest/kejanest/storage/internal/config"
+	"github.com/kejanest/kejanest/storage/internal/db"
 	"github.com/kejanest/kejanest/storage/internal/httpapi"
+	"github.com/kejanest/kejanest/storage/internal/objects"
 )
 
 const service = "storage"
+
+// transferTimeout bounds one upload or download.
+const transferTimeout = 15 * time.Minute
+
+// openBackend builds the configured byte store. A MinIO-style endpoint
+// (STORAGE_S3_ENDPOINT set) uses path-style addressing, and its bucket is
+// created when missing.
+func openBackend(ctx context.Context, cfg config.Config) (backend.Backend, error) {
+	if cfg.Backend == config.BackendFile {
+		return backend.NewFile(cfg.FilePath)
+	}
+	s3, err := backend.NewS3(backend.S3Options{
+		Endpoint: cfg.S3Endpoint, Bucket: cfg.S3Bucket, Region: cfg.S3Region,
+		AccessKeyID: cfg.AWSAccessKeyID, SecretAccessKey: cfg.AWSSecretAccessKey,
+		ForcePathStyle: cfg.S3ForcePathStyle,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if cfg.S3Endpoint != "" {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := s3.EnsureBucket(cctx, cfg.S3Region); err != nil {
+			return nil, err
+		}
+	}
+	return s3, nil
+}
 
 func main() { os.Exit(run()) }
 
@@ -44,7 +77,31 @@ func run() int {
 	}
 	defer pool.Close()
 
-	app := httpapi.New(httpapi.Deps{Log: log, FileSizeLimit: cfg.FileSizeLimit})
+	store, err := openBackend(ctx, cfg)
+	if err != nil {
+		log.Error("open storage backend", "error", err.Error())
+		return 1
+	}
+	verifier, err := jwtverify.New(jwtverify.Options{Secret: cfg.JWTSecret})
+	if err != nil {
+		log.Error("jwt verifier", "error", err.Error())
+		return 1
+	}
+	signer, err := objects.NewSigner(cfg.JWTSecret, nil)
+	if err != nil {
+		log.Error("url signer", "error", err.Error())
+		return 1
+	}
+	svc := &objects.Service{
+		DB: db.New(pool), Backend: store, Signer: signer,
+		FileSizeLimit: int64(cfg.FileSizeLimit), Log: log,
+	}
+	app := httpapi.New(httpapi.Deps{
+		Log: log, FileSizeLimit: cfg.FileSizeLimit, Service: svc, Verifier: verifier,
+		// Large objects take longer than an API call: the body and the
+		// handler get transferTimeout.
+		Server: fiberserve.Config{ReadTimeout: transferTimeout, WriteTimeout: transferTimeout, RequestTimeout: transferTimeout},
+	})
 	if err := fiberserve.Serve(ctx, app, cfg.Addr(), log); err != nil {
 		log.Error("serve", "error", err.Error())
 		return 1

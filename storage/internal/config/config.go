@@ -43,6 +43,7 @@ const minJWTSecretLen = 32
 //	STORAGE_S3_BUCKET                                        ""                                                               s3 backend: bucket (required)
 //	STORAGE_S3_ENDPOINT                                      ""                                                               s3 backend: endpoint URL; empty is AWS
 //	STORAGE_S3_REGION                                        ""                                                               s3 backend: region
+//	STORAGE_S3_FORCE_PATH_STYLE                              true when STORAGE_S3_ENDPOINT is set                             s3 backend: bucket in the path (MinIO) rather than the host
 //	AWS_ACCESS_KEY_ID                                        ""                                                               s3 backend: credentials (both or neither)
 //	AWS_SECRET_ACCESS_KEY                                    ""
 //	LOG_LEVEL                                                info                                                             trace, debug, info, warn, error or fatal
@@ -68,6 +69,9 @@ type Config struct {
 	// STORAGE_S3_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
 	S3Bucket, S3Endpoint, S3Region     string
 	AWSAccessKeyID, AWSSecretAccessKey string
+	// S3ForcePathStyle addresses the bucket in the URL path
+	// (STORAGE_S3_FORCE_PATH_STYLE; default: true with a custom endpoint).
+	S3ForcePathStyle bool
 	// LogLevel is Storage's (pino) level name (LOG_LEVEL); SlogLevel maps it
 	// for platform/logging.
 	LogLevel string
@@ -97,6 +101,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		LogLevel:           strings.ToLower(r.String("info", "LOG_LEVEL")),
 		Production:         devkeys.IsProduction(r.String("", devkeys.EnvVar)),
 	}
+	c.S3ForcePathStyle = r.Bool(c.S3Endpoint != "", "STORAGE_S3_FORCE_PATH_STYLE")
 	return c, r.Err()
 }
 

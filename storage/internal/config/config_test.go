@@ -58,6 +58,7 @@ func TestLoad(t *testing.T) {
 			},
 			want: func(c *Config) {
 				c.Backend, c.S3Bucket, c.S3Endpoint, c.S3Region = "s3", "kejanest", "http://127.0.0.1:9000", "af-south-1"
+				c.S3ForcePathStyle = true
 				c.AWSAccessKeyID, c.AWSSecretAccessKey = "id", "secret"
 				c.Host, c.Port, c.FileSizeLimit, c.LogLevel = "0.0.0.0", 5050, 1048576, "trace"
 			},

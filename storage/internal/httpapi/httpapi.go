@@ -4,12 +4,16 @@
 package httpapi
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"log/slog"
 
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/kejanest/kejanest/platform/fiberserve"
+	"github.com/kejanest/kejanest/platform/jwtverify"
+	"github.com/kejanest/kejanest/storage/internal/objects"
 	"github.com/kejanest/kejanest/storage/internal/storageerr"
 )
 
@@ -27,6 +31,11 @@ type Deps struct {
 	// Server holds the other HTTP limits; zero values take fiberserve's
 	// defaults.
 	Server fiberserve.Config
+	// Service runs the operations; nil serves only health and 501s (tests
+	// of the HTTP shell).
+	Service *objects.Service
+	// Verifier checks bearer tokens.
+	Verifier *jwtverify.Verifier
 }
 
 // New returns the storage service's app with every route registered.
@@ -38,9 +47,90 @@ func New(d Deps) *fiber.App {
 		srv.BodyLimit = d.FileSizeLimit + multipartOverhead
 	}
 	app := fiberserve.New(srv, d.Log, errorHandler(d.Log))
+	// Uploads stream: fasthttp hands the body over as it arrives instead of
+	// reading it (or a multipart form) whole first. Set before serving;
+	// fiber.New has already built the server.
+	app.Server().StreamRequestBody = true
+	app.Server().DisablePreParseMultipartForm = true
+	bodyLimit := int64(srv.BodyLimit)
+	if bodyLimit <= 0 {
+		bodyLimit = fiberserve.DefaultBodyLimit
+	}
+	app.Use(func(c fiber.Ctx) error {
+		// A streamed body is not checked by fasthttp: refuse an announced
+		// length over the limit before any handler runs.
+		if int64(c.Request().Header.ContentLength()) > bodyLimit {
+			c.Request().SetConnectionClose()
+			return storageerr.EntityTooLarge()
+		}
+		err := c.Next()
+		finishBody(c)
+		return err
+	})
 	registerHealth(app)
+	if d.Service != nil {
+		h := &handlers{svc: d.Service, verify: d.Verifier, log: d.Log}
+		h.register(app)
+	}
 	app.Use(notImplemented)
 	return app
+}
+
+// maxDrain is how much of an unread request body is read and discarded so
+// the connection can serve its next request; beyond it the connection is
+// closed instead.
+const maxDrain = 64 << 10
+
+// finishBody consumes what a handler left of a streamed body (a multipart
+// epilogue, the chunked terminator, a refused upload): keeping it would
+// make it the next request on a kept-alive connection.
+func finishBody(c fiber.Ctx) {
+	if c.Request().BodyStream() == nil {
+		return
+	}
+	b := body(c)
+	if b.eof {
+		return // reading a finished chunked stream again would block
+	}
+	n, err := io.Copy(io.Discard, io.LimitReader(b, maxDrain+1))
+	if err != nil || n > maxDrain {
+		c.Request().SetConnectionClose()
+		c.Response().SetConnectionClose()
+	}
+}
+
+type bodyKey struct{}
+
+// bodyReader is the request body stream, remembering when it ended.
+type bodyReader struct {
+	r   io.Reader
+	eof bool
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	if b.eof {
+		return 0, io.EOF
+	}
+	n, err := b.r.Read(p)
+	if err == io.EOF {
+		b.eof = true
+	}
+	return n, err
+}
+
+// body returns the request body as a stream; every reader of the body
+// goes through it.
+func body(c fiber.Ctx) *bodyReader {
+	if b, ok := c.Locals(bodyKey{}).(*bodyReader); ok {
+		return b
+	}
+	var r io.Reader = c.Request().BodyStream()
+	if r == nil {
+		r = bytes.NewReader(c.Body())
+	}
+	b := &bodyReader{r: r}
+	c.Locals(bodyKey{}, b)
+	return b
 }
 
 // maxEchoedPathLen bounds the request path quoted back in error messages.

@@ -132,9 +132,9 @@ func TestBodyOverTheFileSizeLimit(t *testing.T) {
 		}
 	}()
 
-	// Announce a body over the limit and send none: the server must refuse
-	// it from the header alone (a client still writing would race the
-	// server's close).
+	// Announce a body over the limit and send only its first 16 KiB: the
+	// streaming server pre-reads up to 8 KiB, then must refuse the request
+	// from the announced length without waiting for the rest.
 	conn, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +142,9 @@ func TestBodyOverTheFileSizeLimit(t *testing.T) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
 	if _, err := fmt.Fprintf(conn, "POST /object/b/a.txt HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n", 10+multipartOverhead+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Write(make([]byte, 16<<10)); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)

@@ -37,6 +37,9 @@ const (
 	CodeAccessDenied          = "AccessDenied"
 	CodeMissingParameter      = "MissingParameter"
 	CodeInvalidParameter      = "InvalidParameter"
+	CodeResourceNotEmpty      = "ResourceNotEmpty"
+	CodeInvalidRange          = "InvalidRange"
+	CodeInvalidSignature      = "InvalidSignature"
 
 	// CodeNotImplemented is KejaNest's own: a route Supabase Storage has and
 	// this service does not yet. It disappears with the last such route.
@@ -144,4 +147,111 @@ func Render(err error, requestID string) (status int, b []byte, expected bool) {
 	}
 	b, _ = json.Marshal(body{StatusCode: strconv.Itoa(e.Status), Code: e.Code, Error: text, Message: e.Message}) // strings always encode
 	return e.ResponseStatus(), b, expected
+}
+
+// The constructors below are upstream's ERRORS factory entries
+// (supabase/storage src/internal/errors/codes.ts), message for message.
+
+// NoSuchBucket is ERRORS.NoSuchBucket.
+func NoSuchBucket() *Error {
+	return &Error{Status: http.StatusNotFound, Code: CodeNoSuchBucket, ErrorText: "Bucket not found", Message: "Bucket not found"}
+}
+
+// NoSuchKey is ERRORS.NoSuchKey.
+func NoSuchKey() *Error {
+	return &Error{Status: http.StatusNotFound, Code: CodeNoSuchKey, ErrorText: "not_found", Message: "Object not found"}
+}
+
+// InvalidKey is ERRORS.InvalidKey for an object name the service refuses.
+func InvalidKey(key string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidKey, Message: "Invalid key: " + key}
+}
+
+// InvalidBucketName is ERRORS.InvalidBucketName.
+func InvalidBucketName() *Error {
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidBucketName, ErrorText: "Invalid Input", Message: "Bucket name invalid"}
+}
+
+// KeyAlreadyExists is ERRORS.KeyAlreadyExists: an upload without x-upsert
+// onto an existing object, or a move/copy onto one.
+func KeyAlreadyExists() *Error {
+	return &Error{Status: http.StatusConflict, Code: CodeKeyAlreadyExists, ErrorText: "Duplicate", Message: "The resource already exists"}
+}
+
+// BucketAlreadyExists is ERRORS.BucketAlreadyExists.
+func BucketAlreadyExists() *Error {
+	return &Error{Status: http.StatusConflict, Code: CodeBucketAlreadyExists, ErrorText: "Duplicate", Message: "The resource already exists"}
+}
+
+// BucketNotEmpty is ERRORS.BucketNotEmpty.
+func BucketNotEmpty() *Error {
+	return &Error{Status: http.StatusConflict, Code: CodeResourceNotEmpty, Message: "The bucket you tried to delete is not empty"}
+}
+
+// AccessDenied is ERRORS.AccessDenied; message empty means "Access denied".
+func AccessDenied(message string) *Error {
+	if message == "" {
+		message = "Access denied"
+	}
+	return &Error{Status: http.StatusForbidden, Code: CodeAccessDenied, ErrorText: "Unauthorized", Message: message}
+}
+
+// RLSDenied is the AccessDenied a row-level security refusal becomes.
+func RLSDenied() *Error { return AccessDenied("new row violates row-level security policy") }
+
+// InvalidMimeType is ERRORS.InvalidMimeType.
+func InvalidMimeType(mimeType string) *Error {
+	return &Error{Status: http.StatusUnsupportedMediaType, Code: CodeInvalidMimeType, ErrorText: "invalid_mime_type", Message: "mime type " + mimeType + " is not supported"}
+}
+
+// InvalidJWT is ERRORS.InvalidJWT; message empty means "Invalid JWT".
+func InvalidJWT(message string) *Error {
+	if message == "" {
+		message = "Invalid JWT"
+	}
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidJWT, Message: message}
+}
+
+// MissingParameter is ERRORS.MissingParameter.
+func MissingParameter(name string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: CodeMissingParameter, Message: "Missing Required Parameter " + name}
+}
+
+// InvalidParameter is ERRORS.InvalidParameter; message empty means
+// "Invalid Parameter <name>".
+func InvalidParameter(name, message string) *Error {
+	if message == "" {
+		message = "Invalid Parameter " + name
+	}
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidParameter, Message: message}
+}
+
+// InvalidRange is ERRORS.InvalidRange.
+func InvalidRange() *Error {
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidRange, ErrorText: "invalid_range", Message: "invalid range provided"}
+}
+
+// NoContentProvided is ERRORS.NoContentProvided.
+func NoContentProvided() *Error {
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidRequest, Message: "No content provided"}
+}
+
+// InvalidFileSizeLimit is ERRORS.InvalidFileSizeLimit.
+func InvalidFileSizeLimit() *Error {
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidRequest, Message: "Invalid file size format, hint: use 20GB / 20MB / 30KB / 3B"}
+}
+
+// ImageRefused is ERRORS.ImageProcessingError with a 4xx status: an image
+// upload the service will not decode (absurd dimensions, corrupt data).
+func ImageRefused(status int, message string) *Error {
+	return &Error{Status: status, Code: CodeInvalidRequest, Message: message}
+}
+
+// InvalidSignature is ERRORS.InvalidSignature: a signed URL token issued for
+// another object.
+func InvalidSignature(message string) *Error {
+	if message == "" {
+		message = "Invalid signature"
+	}
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidSignature, Message: message}
 }

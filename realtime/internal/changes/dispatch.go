@@ -1,0 +1,206 @@
+package changes
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/kejanest/kejanest/realtime/internal/auth"
+)
+
+// Error texts Supabase puts in data.errors.
+const (
+	ErrTextNoPrimaryKey = "Error 400: Bad Request, no primary key"
+	ErrTextTooLarge     = "Error 413: Payload Too Large"
+	ErrTextUnauthorized = "Error 401: Unauthorized"
+)
+
+// GapMessage is the system message subscribers get when changes may have
+// been missed (the listener reconnected or fell behind).
+const GapMessage = "Realtime lost changes from PostgreSQL (the change listener reconnected or fell behind); reload to catch up"
+
+// RowReader is what the Dispatcher needs from a Reader.
+type RowReader interface {
+	ReadRows(ctx context.Context, c *Change, claims []*auth.Claims) ([]Row, error)
+	Columns(ctx context.Context, schema, table, role string) ([]Column, error)
+}
+
+// Dispatcher delivers changes to the subscribers Source lists.
+type Dispatcher struct {
+	Reader RowReader
+	Source func() []Subscriber
+	Log    *slog.Logger
+	// Timeout bounds the database work for one change.
+	Timeout time.Duration
+}
+
+type candidate struct {
+	sub  Subscriber
+	subs []Subscription
+}
+
+type group struct {
+	claims  *auth.Claims
+	members []candidate
+}
+
+// Dispatch delivers c to every subscriber whose bindings match it and whose
+// role may see it. INSERT and UPDATE are delivered only if the row, re-read
+// under the subscriber's role and claims, is visible; DELETE is not
+// RLS-checked (as in Supabase), but filters apply to the old record.
+func (d *Dispatcher) Dispatch(ctx context.Context, c *Change) {
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, s := range d.Source() {
+		var matched []Subscription
+		for _, b := range s.Subscriptions() {
+			if b.Matches(c) {
+				matched = append(matched, b)
+			}
+		}
+		if len(matched) == 0 {
+			continue
+		}
+		cl := s.Claims()
+		if cl == nil {
+			continue
+		}
+		g := byKey[cl.Key()]
+		if g == nil {
+			g = &group{claims: cl}
+			byKey[cl.Key()] = g
+			groups = append(groups, g)
+		}
+		g.members = append(g.members, candidate{s, matched})
+	}
+	if len(groups) == 0 {
+		return
+	}
+	if d.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d.Timeout)
+		defer cancel()
+	}
+
+	rows := make([]Row, len(groups))
+	var errs []string
+	switch {
+	case c.Big:
+		errs = []string{ErrTextTooLarge}
+	case len(c.PK) == 0:
+		errs = []string{ErrTextNoPrimaryKey}
+	}
+	if c.Type == Delete || errs != nil {
+		for i, g := range groups {
+			cols, err := d.Reader.Columns(ctx, c.Schema, c.Table, g.claims.Role)
+			if err != nil {
+				d.Log.Warn("load columns", "schema", c.Schema, "table", c.Table, "error", err.Error())
+				return
+			}
+			rows[i].Columns = cols
+		}
+	} else {
+		claims := make([]*auth.Claims, len(groups))
+		for i, g := range groups {
+			claims[i] = g.claims
+		}
+		var err error
+		rows, err = d.Reader.ReadRows(ctx, c, claims)
+		if err != nil {
+			d.Log.Warn("re-read changed row", "schema", c.Schema, "table", c.Table, "error", err.Error())
+			return
+		}
+	}
+
+	for i, g := range groups {
+		row := rows[i]
+		data := Data{Schema: c.Schema, Table: c.Table, CommitTimestamp: c.CommitTimestamp, Type: c.Type, Columns: row.Columns, Errors: errs}
+		var match map[string]json.RawMessage
+		switch {
+		case errs != nil:
+			data.Record = map[string]json.RawMessage{}
+		case c.Type == Delete:
+			data.OldRecord = visible(c.Old, row.Columns)
+			match = data.OldRecord
+		default:
+			if row.Record == nil {
+				continue // not visible to this role and claims
+			}
+			data.Record = row.Record
+			match = row.Record
+			if c.Type == Update {
+				data.OldRecord = visible(c.Old, row.Columns)
+			}
+		}
+		if data.OldRecord == nil && c.Type == Delete {
+			data.OldRecord = map[string]json.RawMessage{}
+		}
+		var encoded json.RawMessage
+		// Members usually share their binding ids (equal bindings get equal
+		// ids), so the message is built once per distinct id list.
+		messages := map[string]json.RawMessage{}
+		for _, m := range g.members {
+			var ids []uint32
+			for _, b := range m.subs {
+				if errs == nil && !b.Filter.Match(match) {
+					continue
+				}
+				if !containsID(ids, b.ID) {
+					ids = append(ids, b.ID)
+				}
+			}
+			if len(ids) == 0 {
+				continue
+			}
+			if encoded == nil {
+				encoded = data.Encode()
+			}
+			key := idsKey(ids)
+			msg, ok := messages[key]
+			if !ok {
+				msg = Message(ids, encoded)
+				messages[key] = msg
+			}
+			m.sub.DeliverChange(msg)
+		}
+	}
+}
+
+func idsKey(ids []uint32) string {
+	b := make([]byte, 0, 4*len(ids))
+	for _, id := range ids {
+		b = append(b, byte(id>>24), byte(id>>16), byte(id>>8), byte(id))
+	}
+	return string(b)
+}
+
+func containsID(ids []uint32, id uint32) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// visible keeps the entries of rec whose column the role may select.
+func visible(rec map[string]json.RawMessage, cols []Column) map[string]json.RawMessage {
+	if rec == nil {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(rec))
+	for _, c := range cols {
+		if v, ok := rec[c.Name]; ok {
+			out[c.Name] = v
+		}
+	}
+	return out
+}
+
+// Gap tells every subscriber that changes may have been missed.
+func (d *Dispatcher) Gap() {
+	for _, s := range d.Source() {
+		s.DeliverSystem("error", GapMessage)
+	}
+}

@@ -1,0 +1,232 @@
+package changes
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Op is a filter operator, as postgres_changes bindings spell it.
+type Op string
+
+// The operators Supabase Realtime accepts in a binding's filter.
+const (
+	OpEq  Op = "eq"
+	OpNeq Op = "neq"
+	OpLt  Op = "lt"
+	OpLte Op = "lte"
+	OpGt  Op = "gt"
+	OpGte Op = "gte"
+	OpIn  Op = "in"
+)
+
+// Filter is a parsed binding filter "column=op.value".
+type Filter struct {
+	Column string
+	Op     Op
+	// Values holds one value, or the list for OpIn.
+	Values []string
+}
+
+// ErrFilter is wrapped by every filter parse error.
+var ErrFilter = errors.New("invalid filter")
+
+// maxFilterLen bounds what ParseFilter looks at.
+const maxFilterLen = 4096
+
+// ParseFilter parses a binding's filter. An empty string is no filter (nil,
+// nil).
+func ParseFilter(s string) (*Filter, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if len(s) > maxFilterLen {
+		return nil, fmt.Errorf("%w: longer than %d bytes", ErrFilter, maxFilterLen)
+	}
+	col, rest, ok := strings.Cut(s, "=")
+	if !ok || col == "" {
+		return nil, fmt.Errorf("%w %q: want column=op.value", ErrFilter, s)
+	}
+	op, val, ok := strings.Cut(rest, ".")
+	if !ok {
+		return nil, fmt.Errorf("%w %q: want column=op.value", ErrFilter, s)
+	}
+	f := &Filter{Column: strings.TrimSpace(col), Op: Op(op)}
+	switch f.Op {
+	case OpEq, OpNeq, OpLt, OpLte, OpGt, OpGte:
+		f.Values = []string{val}
+	case OpIn:
+		vals, err := parseList(val)
+		if err != nil {
+			return nil, fmt.Errorf("%w %q: %v", ErrFilter, s, err)
+		}
+		f.Values = vals
+	default:
+		return nil, fmt.Errorf("%w %q: operator %q is not one of eq, neq, lt, lte, gt, gte, in", ErrFilter, s, op)
+	}
+	return f, nil
+}
+
+// parseList parses "(a,b,"c,d")": values are separated by commas, and a
+// value in double quotes may contain commas, parentheses and \-escapes.
+func parseList(s string) ([]string, error) {
+	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
+		return nil, errors.New("in wants a parenthesised list")
+	}
+	s = s[1 : len(s)-1]
+	var out []string
+	var cur strings.Builder
+	quoted, inQuotes, escaped := false, false, false
+	flush := func() {
+		v := cur.String()
+		if !quoted {
+			v = strings.TrimSpace(v)
+		}
+		out = append(out, v)
+		cur.Reset()
+		quoted = false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case escaped:
+			cur.WriteByte(c)
+			escaped = false
+		case inQuotes && c == '\\':
+			escaped = true
+		case c == '"':
+			inQuotes = !inQuotes
+			quoted = true
+		case c == ',' && !inQuotes:
+			flush()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if inQuotes || escaped {
+		return nil, errors.New("unterminated quote")
+	}
+	if len(s) > 0 || len(out) > 0 {
+		flush()
+	}
+	return out, nil
+}
+
+// Match reports whether record (a JSON object of column values) satisfies
+// f. A column absent from the record (not visible to the subscriber) or
+// null never matches, as in SQL.
+func (f *Filter) Match(record map[string]json.RawMessage) bool {
+	if f == nil {
+		return true
+	}
+	raw, ok := record[f.Column]
+	if !ok {
+		return false
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return false
+	}
+	switch f.Op {
+	case OpIn:
+		for _, v := range f.Values {
+			if c, ok := compare(raw, v); ok && c == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	c, ok := compare(raw, f.Values[0])
+	if !ok {
+		return false
+	}
+	switch f.Op {
+	case OpEq:
+		return c == 0
+	case OpNeq:
+		return c != 0
+	case OpLt:
+		return c < 0
+	case OpLte:
+		return c <= 0
+	case OpGt:
+		return c > 0
+	case OpGte:
+		return c >= 0
+	}
+	return false
+}
+
+// compare orders a JSON value against a filter literal the way Postgres
+// would after casting the literal to the column's type: numbers
+// numerically, booleans as booleans, strings (text, uuid, timestamps in ISO
+// form) byte-wise. ok is false when the literal does not fit the type.
+func compare(raw json.RawMessage, lit string) (int, bool) {
+	switch raw[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return 0, false
+		}
+		return strings.Compare(s, lit), true
+	case 't', 'f':
+		b := raw[0] == 't'
+		var l bool
+		switch strings.ToLower(lit) {
+		case "true", "t", "yes", "on", "1":
+			l = true
+		case "false", "f", "no", "off", "0":
+			l = false
+		default:
+			return 0, false
+		}
+		switch {
+		case b == l:
+			return 0, true
+		case !b:
+			return -1, true
+		}
+		return 1, true
+	case '{', '[':
+		// json/jsonb columns: equality on the canonical text only.
+		var a, b any
+		if json.Unmarshal(raw, &a) != nil || json.Unmarshal([]byte(lit), &b) != nil {
+			return 0, false
+		}
+		x, _ := json.Marshal(a)
+		y, _ := json.Marshal(b)
+		if bytes.Equal(x, y) {
+			return 0, true
+		}
+		return 1, true
+	}
+	x, ok1 := parseNumber(string(raw))
+	y, ok2 := parseNumber(strings.TrimSpace(lit))
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return x.Cmp(y), true
+}
+
+// parseNumber parses a decimal exactly; exponent forms go through float64
+// so a literal like 1e999999999 cannot make big.Rat allocate without bound.
+func parseNumber(s string) (*big.Rat, bool) {
+	if s == "" || len(s) > 128 || strings.ContainsAny(s, "/") {
+		return nil, false
+	}
+	if strings.ContainsAny(s, "eE") {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, false
+		}
+		r := new(big.Rat)
+		r.SetFloat64(f)
+		return r, true
+	}
+	return new(big.Rat).SetString(s)
+}

@@ -1,0 +1,196 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http/httptest"
+	"net/textproto"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/kejanest/kejanest/platform/devkeys"
+	"github.com/kejanest/kejanest/platform/jwtverify"
+	"github.com/kejanest/kejanest/platform/pgtest"
+	"github.com/kejanest/kejanest/storage/internal/backend"
+	"github.com/kejanest/kejanest/storage/internal/db"
+	"github.com/kejanest/kejanest/storage/internal/objects"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// apiApp is the whole service in process: a fresh database, the file
+// backend in a temp dir, and the bearer tokens of service_role and a user.
+func apiApp(t *testing.T) (app *fiber.App, serviceKey, userKey string) {
+	t.Helper()
+	pdb := pgtest.New(t, pgtest.Options{})
+	pool, err := pgxpool.New(context.Background(), pdb.URLAs("authenticator"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	be, err := backend.NewFile(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := objects.NewSigner(devkeys.JWTSecret, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier, err := jwtverify.New(jwtverify.Options{Secret: devkeys.JWTSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	svc := &objects.Service{DB: db.New(pool), Backend: be, Signer: signer, FileSizeLimit: 1 << 20, Log: log}
+	app = New(Deps{Log: log, FileSizeLimit: 1 << 20, Service: svc, Verifier: verifier})
+	exp := time.Now().Add(time.Hour).Unix()
+	serviceKey, _ = jwtverify.SignHS256(map[string]any{"role": "service_role", "exp": exp}, []byte(devkeys.JWTSecret))
+	userKey, _ = jwtverify.SignHS256(map[string]any{"role": "authenticated", "sub": "00000000-0000-4000-8000-000000000001", "exp": exp}, []byte(devkeys.JWTSecret))
+	return app, serviceKey, userKey
+}
+
+type call struct {
+	method, target, key, contentType string
+	headers                          map[string]string
+	body                             []byte
+}
+
+func (c call) do(t *testing.T, app *fiber.App) (int, map[string]string, string) {
+	t.Helper()
+	req := httptest.NewRequest(c.method, c.target, bytes.NewReader(c.body))
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	if c.contentType != "" {
+		req.Header.Set("Content-Type", c.contentType)
+	}
+	for k, v := range c.headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := app.Test(req, fiber.TestConfig{Timeout: 10 * time.Second, FailOnTimeout: true})
+	if err != nil {
+		t.Fatalf("%s %s: %v", c.method, c.target, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	h := map[string]string{}
+	for k := range resp.Header {
+		h[strings.ToLower(k)] = resp.Header.Get(k)
+	}
+	return resp.StatusCode, h, string(b)
+}
+
+// form builds storage-js's multipart body: cacheControl, then the file part
+// named "".
+func form(t *testing.T, contentType string, data []byte) (string, []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	_ = w.WriteField("cacheControl", "60")
+	_ = w.WriteField("metadata", `{"k":"v"}`)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name=""; filename="f"`)
+	h.Set("Content-Type", contentType)
+	p, err := w.CreatePart(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = p.Write(data)
+	_ = w.Close()
+	return w.FormDataContentType(), b.Bytes()
+}
+
+// TestAPI walks one bucket through its life over HTTP, each step a row of
+// request → status and body/header expectations.
+func TestAPI(t *testing.T) {
+	t.Parallel()
+	app, svc, usr := apiApp(t)
+	ct, mp := form(t, "text/plain", []byte("hello multipart"))
+	steps := []struct {
+		name       string
+		call       call
+		wantStatus int
+		wantBody   string // substring
+		wantHeader map[string]string
+	}{
+		{"create bucket", call{method: "POST", target: "/bucket", key: svc, contentType: "application/json", body: []byte(`{"name":"b","public":true,"file_size_limit":32}`)}, 200, `{"name":"b"}`, nil},
+		{"user cannot create", call{method: "POST", target: "/bucket", key: usr, contentType: "application/json", body: []byte(`{"name":"c"}`)}, 400, `"statusCode":"403","code":"AccessDenied"`, nil},
+		{"multipart upload", call{method: "POST", target: "/object/b/dir/m.txt", key: svc, contentType: ct, body: mp}, 200, `"Key":"b/dir/m.txt"`, nil},
+		{"duplicate", call{method: "POST", target: "/object/b/dir/m.txt", key: svc, contentType: ct, body: mp}, 400, `"statusCode":"409","code":"KeyAlreadyExists"`, nil},
+		{"raw upsert", call{method: "POST", target: "/object/b/dir/m.txt", key: svc, contentType: "text/plain", headers: map[string]string{"x-upsert": "true"}, body: []byte("0123456789")}, 200, `"Id"`, nil},
+		{"too large", call{method: "POST", target: "/object/b/big.txt", key: svc, contentType: "text/plain", body: bytes.Repeat([]byte("x"), 33)}, 400, `"statusCode":"413","code":"EntityTooLarge"`, nil},
+		{"anon upload", call{method: "POST", target: "/object/b/anon.txt", contentType: "text/plain", body: []byte("x")}, 400, `"statusCode":"403","code":"AccessDenied","error":"Unauthorized","message":"new row violates row-level security policy"`, nil},
+		{"bad name", call{method: "POST", target: "/object/b/a%2F..%2Fb", key: svc, contentType: "text/plain", body: []byte("x")}, 400, `"code":"InvalidKey"`, nil},
+		{"public get", call{method: "GET", target: "/object/public/b/dir/m.txt"}, 200, "0123456789", map[string]string{"content-type": "text/plain", "content-length": "10", "cache-control": "max-age=3600"}},
+		{"range", call{method: "GET", target: "/object/public/b/dir/m.txt", headers: map[string]string{"Range": "bytes=2-4"}}, 206, "234", map[string]string{"content-range": "bytes 2-4/10"}},
+		{"head", call{method: "HEAD", target: "/object/public/b/dir/m.txt?t=1"}, 200, "", map[string]string{"content-length": "10"}},
+		{"missing", call{method: "GET", target: "/object/public/b/nope"}, 400, `{"statusCode":"404","code":"NoSuchKey","error":"not_found","message":"Object not found"}`, nil},
+		{"user cannot read a custom bucket", call{method: "GET", target: "/object/authenticated/b/dir/m.txt", key: usr}, 400, `"code":"NoSuchKey"`, nil},
+		{"list", call{method: "POST", target: "/object/list/b", key: svc, contentType: "application/json", body: []byte(`{"prefix":"","limit":10}`)}, 200, `[{"name":"dir","id":null`, nil},
+		{"list v2", call{method: "POST", target: "/object/list-v2/b", key: svc, contentType: "application/json", body: []byte(`{"prefix":"dir/"}`)}, 200, `"key":"dir/m.txt"`, nil},
+		{"info", call{method: "GET", target: "/object/info/b/dir/m.txt", key: svc}, 200, `"size":10`, nil},
+		{"copy", call{method: "POST", target: "/object/copy", key: svc, contentType: "application/json", body: []byte(`{"bucketId":"b","sourceKey":"dir/m.txt","destinationKey":"dir/c.txt"}`)}, 200, `"Key":"b/dir/c.txt"`, nil},
+		{"move", call{method: "POST", target: "/object/move", key: svc, contentType: "application/json", body: []byte(`{"bucketId":"b","sourceKey":"dir/c.txt","destinationKey":"moved.txt"}`)}, 200, `"message":"Successfully moved"`, nil},
+		{"delete bucket not empty", call{method: "DELETE", target: "/bucket/b", key: svc}, 400, `"statusCode":"409","code":"ResourceNotEmpty"`, nil},
+		{"delete many", call{method: "DELETE", target: "/object/b", key: svc, contentType: "application/json", body: []byte(`{"prefixes":["moved.txt","dir/m.txt"]}`)}, 200, `"name":"moved.txt"`, nil},
+		{"delete bucket", call{method: "DELETE", target: "/bucket/b", key: svc}, 200, `{"message":"Successfully deleted"}`, nil},
+		{"bad jwt", call{method: "GET", target: "/bucket", key: "x.y.z"}, 400, `"code":"InvalidJWT"`, nil},
+	}
+	for _, s := range steps {
+		status, h, body := s.call.do(t, app)
+		if status != s.wantStatus || !strings.Contains(body, s.wantBody) {
+			t.Errorf("%s: %d %s\nwant %d containing %s", s.name, status, body, s.wantStatus, s.wantBody)
+		}
+		for k, v := range s.wantHeader {
+			if h[k] != v {
+				t.Errorf("%s: %s = %q, want %q", s.name, k, h[k], v)
+			}
+		}
+	}
+}
+
+// TestSignedURLs covers signing, serving, expiry and single-use uploads.
+func TestSignedURLs(t *testing.T) {
+	t.Parallel()
+	app, svc, _ := apiApp(t)
+	for _, c := range []call{
+		{method: "POST", target: "/bucket", key: svc, contentType: "application/json", body: []byte(`{"name":"p"}`)},
+		{method: "POST", target: "/object/p/a.txt", key: svc, contentType: "text/plain", body: []byte("secret")},
+	} {
+		if status, _, body := c.do(t, app); status != 200 {
+			t.Fatalf("setup %s: %d %s", c.target, status, body)
+		}
+	}
+	status, _, body := call{method: "POST", target: "/object/sign/p/a.txt", key: svc, contentType: "application/json", body: []byte(`{"expiresIn":60}`)}.do(t, app)
+	var signed struct{ SignedURL string }
+	if status != 200 || json.Unmarshal([]byte(body), &signed) != nil || !strings.HasPrefix(signed.SignedURL, "/object/sign/p/a.txt?token=") {
+		t.Fatalf("sign: %d %s", status, body)
+	}
+	if status, _, body := (call{method: "GET", target: signed.SignedURL}).do(t, app); status != 200 || body != "secret" {
+		t.Errorf("signed GET: %d %s", status, body)
+	}
+	if status, _, body := (call{method: "GET", target: "/object/public/p/a.txt"}).do(t, app); status != 400 || !strings.Contains(body, "NoSuchBucket") {
+		t.Errorf("private bucket public GET: %d %s", status, body)
+	}
+
+	status, _, body = call{method: "POST", target: "/object/upload/sign/p/up.txt", key: svc}.do(t, app)
+	var up struct{ URL string }
+	if status != 200 || json.Unmarshal([]byte(body), &up) != nil || !strings.Contains(up.URL, "?token=") {
+		t.Fatalf("sign upload: %d %s", status, body)
+	}
+	put := call{method: "PUT", target: up.URL, contentType: "text/plain", body: []byte("once")}
+	if status, _, body := put.do(t, app); status != 200 || !strings.Contains(body, `"Key":"p/up.txt"`) {
+		t.Errorf("signed upload: %d %s", status, body)
+	}
+	if status, _, body := put.do(t, app); status != 400 || !strings.Contains(body, "already been used") {
+		t.Errorf("second signed upload: %d %s", status, body)
+	}
+}

@@ -1,0 +1,53 @@
+package objects
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// BaseType is the media type of a Content-Type value without parameters,
+// lower-cased: "text/plain;charset=UTF-8" is "text/plain".
+func BaseType(contentType string) string {
+	t, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		t, _, _ = strings.Cut(contentType, ";")
+	}
+	return strings.ToLower(strings.TrimSpace(t))
+}
+
+// MimeAllowed reports whether contentType matches one of allowed (exact
+// types or "type/*" wildcards); an empty list allows everything.
+func MimeAllowed(contentType string, allowed []string) bool {
+	if len(allowed) == 0 {
+		return true
+	}
+	t := BaseType(contentType)
+	for _, a := range allowed {
+		a = strings.ToLower(strings.TrimSpace(a))
+		if a == t {
+			return true
+		}
+		if prefix, ok := strings.CutSuffix(a, "/*"); ok && strings.HasPrefix(t, prefix+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// imageTypes are the image formats whose declared type is checked against
+// the bytes: a file sent as image/png must be a PNG.
+var imageTypes = map[string]bool{
+	"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true, "image/bmp": true,
+}
+
+// SniffMismatch reports whether head (the first bytes of an upload) contradicts
+// a declared image type: declared image/png but the bytes are not a PNG.
+// Only image types are checked; other types are taken as declared.
+func SniffMismatch(declared string, head []byte) bool {
+	t := BaseType(declared)
+	if !imageTypes[t] {
+		return false
+	}
+	return BaseType(http.DetectContentType(head)) != t
+}
