@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -66,6 +68,11 @@ type Handler struct {
 	cache *schemacache.Holder
 	jwt   *jwtverify.Verifier
 	log   *slog.Logger
+	// jwts caches verified tokens; anonAuth is the auth of requests
+	// without one.
+	jwts     jwtCache
+	anonAuth *auth
+	reads    readCache
 }
 
 // New returns a Handler. cache must be loaded (or loading) elsewhere.
@@ -82,7 +89,8 @@ func New(cfg Config, pool *pgxpool.Pool, cache *schemacache.Holder, jwt *jwtveri
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{cfg: cfg, pool: pool, cache: cache, jwt: jwt, log: log}
+	anon := &auth{role: cfg.AnonRole, claims: []byte(`{"role":` + strconv.Quote(cfg.AnonRole) + `}`)}
+	return &Handler{cfg: cfg, pool: pool, cache: cache, jwt: jwt, log: log, anonAuth: anon}
 }
 
 // auth is who the request runs as.
@@ -98,20 +106,23 @@ type auth struct {
 func (h *Handler) authenticate(r *Request) (*auth, error) {
 	hdr := strings.TrimSpace(r.Header("Authorization"))
 	if hdr == "" {
-		return &auth{role: h.cfg.AnonRole, claims: []byte(`{"role":` + strconv.Quote(h.cfg.AnonRole) + `}`)}, nil
+		return h.anonAuth, nil
 	}
 	scheme, token, _ := strings.Cut(hdr, " ")
 	if !strings.EqualFold(scheme, "bearer") {
-		return &auth{role: h.cfg.AnonRole, claims: []byte(`{"role":` + strconv.Quote(h.cfg.AnonRole) + `}`)}, nil
+		return h.anonAuth, nil
 	}
 	if h.jwt == nil {
 		return nil, pgrsterr.JWT("PGRST300", "Server lacks JWT secret")
 	}
-	c, err := h.jwt.Verify(strings.TrimSpace(token))
+	token = strings.TrimSpace(token)
+	now := time.Now()
+	if a := h.jwts.get(token, now); a != nil {
+		return a, nil
+	}
+	c, err := h.jwt.Verify(token)
 	if err != nil {
-		var je *jwtverify.Error
-		if e, ok := err.(*jwtverify.Error); ok {
-			je = e
+		if je, ok := err.(*jwtverify.Error); ok {
 			return nil, pgrsterr.JWT(je.Code, je.Message)
 		}
 		return nil, pgrsterr.JWT("PGRST301", err.Error())
@@ -124,6 +135,13 @@ func (h *Handler) authenticate(r *Request) (*auth, error) {
 		a.claims, _ = json.Marshal(m)
 	}
 	a.authenticated = a.role != h.cfg.AnonRole
+	// Keep it until it expires (allowing for the verifier's skew), or a
+	// minute for tokens without exp.
+	exp := now.Add(time.Minute)
+	if !c.ExpiresAt.IsZero() {
+		exp = c.ExpiresAt.Add(jwtverify.DefaultSkew)
+	}
+	h.jwts.put(token, a, exp)
 	return a, nil
 }
 
@@ -148,6 +166,16 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 		return nil, err
 	}
 	tm.mark("jwt")
+	key := readKey(r)
+	if e := h.reads.get(key, h.cache.Get()); e != nil {
+		x := &call{ctx: ctx, h: h, c: e.snapshot, r: r, req: e.req, a: a, tm: tm}
+		tm.mark("parse")
+		resp, err := x.runRead(e)
+		if err != nil {
+			return nil, err
+		}
+		return h.finish(x, resp), nil
+	}
 	req, err := parse.Parse(parse.Input{Method: r.Method, Path: r.Path, RawQuery: r.RawQuery, Header: r.Header, HeaderValues: r.HeaderValues, Body: r.Body},
 		parse.Options{Schemas: h.cfg.Schemas})
 	if err != nil {
@@ -161,7 +189,7 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 	if req.Prefs.Strict() && len(req.Prefs.Invalid) > 0 {
 		return nil, pgrsterr.InvalidPreferences(req.Prefs.Invalid)
 	}
-	x := &call{ctx: ctx, h: h, c: c, r: r, req: req, a: a, tm: tm}
+	x := &call{ctx: ctx, h: h, c: c, r: r, req: req, a: a, tm: tm, key: key}
 	var resp *Response
 	switch req.Action {
 	case parse.ActSchemaRead:
@@ -178,14 +206,19 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	tm.mark("response")
+	return h.finish(x, resp), nil
+}
+
+// finish adds the headers every response carries.
+func (h *Handler) finish(x *call, resp *Response) *Response {
+	x.tm.mark("response")
 	if len(h.cfg.Schemas) > 1 {
-		resp.set("Content-Profile", req.Schema)
+		resp.set("Content-Profile", x.req.Schema)
 	}
 	if h.cfg.ServerTiming {
-		resp.set("Server-Timing", strings.Join(tm.parts, ", "))
+		resp.set("Server-Timing", strings.Join(x.tm.parts, ", "))
 	}
-	return resp, nil
+	return resp
 }
 
 // call is one request going through the pipeline.
@@ -197,6 +230,8 @@ type call struct {
 	req *parse.ApiRequest
 	a   *auth
 	tm  *timing
+	// key is the read cache key of the request ("" when not cacheable).
+	key string
 }
 
 func (x *call) table() (*schemacache.Table, error) {
@@ -212,31 +247,16 @@ func (x *call) table() (*schemacache.Table, error) {
 	return t, nil
 }
 
-// preamble builds the set_config statement.
-func (x *call) preamble(extra [][2]string) sqlgen.Query {
+// preamble builds the set_config statement; readOnly makes the
+// transaction read-only.
+func (x *call) preamble(readOnly bool, extra [][2]string) sqlgen.Query {
 	h := x.h
 	path := append([]string{x.req.Schema}, h.cfg.ExtraSearchPath...)
 	var sp []string
 	for _, s := range path {
 		sp = append(sp, `"`+strings.ReplaceAll(s, `"`, `""`)+`"`)
 	}
-	hdrs := map[string]string{}
-	cookies := map[string]string{}
-	for _, kv := range x.r.Headers {
-		k := strings.ToLower(kv[0])
-		if _, ok := hdrs[k]; !ok {
-			hdrs[k] = kv[1]
-		}
-		if k == "cookie" {
-			for _, ck := range strings.Split(kv[1], ";") {
-				if n, v, ok := strings.Cut(strings.TrimSpace(ck), "="); ok {
-					cookies[n] = v
-				}
-			}
-		}
-	}
-	hj, _ := json.Marshal(hdrs)
-	cj, _ := json.Marshal(cookies)
+	hj, cj := requestJSON(x.r.Headers)
 	settings := [][2]string{
 		{"search_path", strings.Join(sp, ", ")},
 		{"role", x.a.role},
@@ -245,14 +265,17 @@ func (x *call) preamble(extra [][2]string) sqlgen.Query {
 		{"request.jwt.claim.role", x.a.role},
 		{"request.method", x.req.Method},
 		{"request.path", x.req.Path},
-		{"request.headers", string(hj)},
-		{"request.cookies", string(cj)},
+		{"request.headers", hj},
+		{"request.cookies", cj},
 	}
 	settings = append(settings, x.c.RoleSettings(x.a.role)...)
 	if tz := x.req.Prefs.Timezone; tz != "" {
 		settings = append(settings, [2]string{"timezone", tz})
 	}
 	settings = append(settings, extra...)
+	if readOnly {
+		settings = append(settings, exec.ReadOnlySetting)
+	}
 	return sqlgen.Preamble(settings)
 }
 
@@ -349,13 +372,73 @@ func (x *call) read() (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	e := &readEntry{snapshot: x.c, req: x.req, mt: mt, root: root, main: main, planned: planned}
+	x.h.reads.put(x.key, e)
+	return x.runRead(e)
+}
+
+// runRead runs a planned read and answers it.
+func (x *call) runRead(e *readEntry) (*Response, error) {
 	pre, err := x.preRequest()
 	if err != nil {
 		return nil, err
 	}
-	res, err := x.run(exec.Tx{ReadOnly: true, Preamble: x.preamble(nil), PreRequest: pre, Planned: planned, Main: main, After: x.estimated(root)})
+	res, err := x.run(exec.Tx{ReadOnly: true, Preamble: x.preamble(true, nil), PreRequest: pre, Planned: e.planned, Main: e.main, After: x.estimated(e.root)})
 	if err != nil {
 		return nil, err
 	}
-	return x.readResponse(res, mt, root.Range, true)
+	return x.readResponse(res, e.mt, e.root.Range, true)
+}
+
+// requestJSON renders request.headers (lower-cased names, first value
+// wins) and request.cookies as JSON objects.
+func requestJSON(headers [][2]string) (hdrs, cookies string) {
+	var hb, cb []byte
+	hb = append(hb, '{')
+	cb = append(cb, '{')
+	seen := make([]string, 0, len(headers))
+	for _, kv := range headers {
+		k := strings.ToLower(kv[0])
+		if slices.Contains(seen, k) {
+			continue
+		}
+		seen = append(seen, k)
+		if len(hb) > 1 {
+			hb = append(hb, ',')
+		}
+		hb = appendJSONString(hb, k)
+		hb = append(hb, ':')
+		hb = appendJSONString(hb, kv[1])
+		if k == "cookie" {
+			for _, ck := range strings.Split(kv[1], ";") {
+				if n, v, ok := strings.Cut(strings.TrimSpace(ck), "="); ok {
+					if len(cb) > 1 {
+						cb = append(cb, ',')
+					}
+					cb = appendJSONString(cb, n)
+					cb = append(cb, ':')
+					cb = appendJSONString(cb, v)
+				}
+			}
+		}
+	}
+	return string(append(hb, '}')), string(append(cb, '}'))
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/kejanest/kejanest/rest/pgrst/parse"
 	"github.com/kejanest/kejanest/rest/pgrst/pgrsterr"
 	"github.com/kejanest/kejanest/rest/pgrst/plan"
+	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
 	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
 )
 
@@ -47,7 +48,7 @@ func (x *call) mutate() (*Response, error) {
 		return nil, err
 	}
 	rollback, _ := x.txRollback()
-	tx := exec.Tx{Preamble: x.preamble(nil), PreRequest: pre, Main: main, Rollback: rollback}
+	tx := exec.Tx{Preamble: x.preamble(false, nil), PreRequest: pre, Main: main, Rollback: rollback}
 	strictMax := x.req.Prefs.Strict() && x.req.Prefs.HasMax
 	if strictMax || mt.Type == parse.MTObject {
 		tx.After = func(_ context.Context, _ exec.Querier, r *exec.Result) error {
@@ -155,7 +156,7 @@ func (x *call) call() (*Response, error) {
 			extra = append(extra, s)
 		}
 	}
-	tx := exec.Tx{ReadOnly: readOnly, Preamble: x.preamble(extra), PreRequest: pre, Main: main, Rollback: rollback}
+	tx := exec.Tx{ReadOnly: readOnly, Preamble: x.preamble(readOnly, extra), PreRequest: pre, Main: main, Rollback: rollback}
 	strictMax := x.req.Prefs.Strict() && x.req.Prefs.HasMax
 	if strictMax || (mt.Type == parse.MTObject && !readOnly) {
 		tx.After = func(_ context.Context, _ exec.Querier, r *exec.Result) error {
@@ -225,11 +226,16 @@ func (x *call) info() (*Response, error) {
 	case x.req.Resource == "":
 		resp.set("Allow", "OPTIONS,GET,HEAD")
 	case x.req.IsRPC:
-		cp, err := plan.Call(x.c, x.req)
-		if err != nil {
+		fs := x.c.Functions(schemacache.QI{Schema: x.req.Schema, Name: x.req.Resource})
+		if len(fs) == 0 {
+			_, err := plan.Call(x.c, x.req)
 			return nil, err
 		}
-		if cp.Func.Volatility == 'v' {
+		volatile := false
+		for _, f := range fs {
+			volatile = volatile || f.Volatility == 'v'
+		}
+		if volatile {
 			resp.set("Allow", "OPTIONS,POST")
 		} else {
 			resp.set("Allow", "OPTIONS,GET,HEAD,POST")

@@ -56,11 +56,25 @@ func jsonEqual(a, b string) bool {
 	return reflect.DeepEqual(x, y)
 }
 
+// run runs independent cases in parallel.
 func (s *stack) run(t *testing.T, tests []expect) {
+	t.Helper()
+	s.runCases(t, tests, true)
+}
+
+// seq runs cases in order: each may depend on the writes before it.
+func (s *stack) seq(t *testing.T, tests []expect) {
+	t.Helper()
+	s.runCases(t, tests, false)
+}
+
+func (s *stack) runCases(t *testing.T, tests []expect, parallel bool) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
+			if parallel {
+				t.Parallel()
+			}
 			method := tt.method
 			if method == "" {
 				method = "GET"

@@ -108,4 +108,3 @@ func (s *stack) call(t *testing.T, method, target, body string, headers ...strin
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
 }
-

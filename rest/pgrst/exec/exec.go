@@ -10,7 +10,10 @@
 // statement as the login role, before the preamble has switched to the
 // request's role (and that role's schema USAGE is what parsing needs).
 // Here a statement is prepared, inside the pipeline, right after the
-// preamble, and kept prepared on its connection for later requests.
+// preamble, and kept prepared on its connection for later requests. A
+// transaction that needs nothing after its main statement is the
+// pipeline's implicit transaction (no BEGIN or COMMIT statements); the
+// caller puts ReadOnlySetting in the preamble of reads.
 package exec
 
 import (
@@ -113,28 +116,33 @@ const (
 func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 	cache := statements(pc)
 	pl := pc.StartPipeline(ctx)
-	var want []pending
-	var fresh []string
+	var want []step
 	send := func(q sqlgen.Query, kind pending) {
 		name, known, evicted := cache.lookup(q.SQL)
 		for _, ev := range evicted {
 			pl.SendDeallocate(ev)
-			want = append(want, pDeallocate)
+			want = append(want, step{kind: pDeallocate})
 		}
 		if !known {
 			pl.SendPrepare(name, q.SQL, nil)
-			want = append(want, pPrepare)
-			fresh = append(fresh, name)
+			want = append(want, step{kind: pPrepare, name: name})
 		}
-		pl.SendQueryPrepared(name, encodeArgs(q.Args), nil, nil)
-		want = append(want, kind)
+		pl.SendQueryStatement(cache.description(name), encodeArgs(q.Args), nil, nil)
+		want = append(want, step{kind: kind})
 	}
-	begin := beginRW
-	if tx.ReadOnly {
-		begin = beginRO
+	// A transaction that ends with this pipeline needs no BEGIN/COMMIT:
+	// everything before the Sync is one implicit transaction, committed
+	// by the Sync, or rolled back if any statement fails. Its read-only
+	// mode is set by the preamble (transaction_read_only). One that
+	// continues after the pipeline (After, Rollback) begins explicitly.
+	inBatch := tx.After == nil && !tx.Rollback
+	if !inBatch {
+		begin := beginRW
+		if tx.ReadOnly {
+			begin = beginRO
+		}
+		send(sqlgen.Query{SQL: begin}, pExec)
 	}
-	pl.SendQueryParams(begin, nil, nil, nil, nil)
-	want = append(want, pExec)
 	send(tx.Preamble, pExec)
 	if tx.PreRequest != nil {
 		send(*tx.PreRequest, pExec)
@@ -143,21 +151,23 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 		send(*tx.Planned, pPlanned)
 	}
 	send(tx.Main, pMain)
-	inBatch := tx.After == nil && !tx.Rollback
-	if inBatch {
-		pl.SendQueryParams("commit", nil, nil, nil, nil)
-		want = append(want, pExec)
-	}
 	res := &Result{}
 	err := pl.Sync()
 	if err == nil {
-		err = readPipeline(pl, want, res)
+		err = readPipeline(pl, want, res, cache)
 	}
 	if cerr := pl.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
 	if err != nil {
-		forget(ctx, pc, cache, fresh, err)
+		// The server skipped everything after the failure: statements
+		// whose Prepare did not complete do not exist.
+		for _, w := range want {
+			if w.kind == pPrepare && !w.done {
+				cache.drop(w.name)
+			}
+		}
+		forget(ctx, pc, cache, err)
 		return nil, err
 	}
 	if inBatch {
@@ -178,13 +188,13 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 	return res, nil
 }
 
-// forget drops statements that may not exist on the server after a failed
-// pipeline (and a stale one the server refused), so the next request
-// prepares them again.
-func forget(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache, fresh []string, err error) {
-	for _, n := range fresh {
-		cache.drop(n)
-	}
+// ReadOnlySetting is the preamble setting that makes an implicit
+// transaction read-only (what BEGIN … READ ONLY does for an explicit one).
+var ReadOnlySetting = [2]string{"transaction_read_only", "on"}
+
+// forget drops every kept statement when the server refused one as stale
+// (the schema changed under it), so the next request prepares them again.
+func forget(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache, err error) {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "0A000" {
 		// "cached plan must not change result type": the schema changed
@@ -197,14 +207,28 @@ func forget(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache, fresh []st
 	}
 }
 
-func readPipeline(pl *pgconn.Pipeline, want []pending, res *Result) error {
-	for _, w := range want {
+// step is one expected pipeline answer; done records a completed Prepare.
+type step struct {
+	kind pending
+	name string
+	done bool
+}
+
+func readPipeline(pl *pgconn.Pipeline, want []step, res *Result, cache *stmtCache) error {
+	for i := range want {
+		w := &want[i]
 		r, err := pl.GetResults()
 		if err != nil {
 			return err
 		}
-		switch w {
-		case pPrepare, pDeallocate:
+		switch w.kind {
+		case pPrepare:
+			w.done = true
+			if sd, ok := r.(*pgconn.StatementDescription); ok && len(sd.Fields) > 0 {
+				cache.describe(w.name, sd)
+			}
+			continue
+		case pDeallocate:
 			continue
 		}
 		rr, ok := r.(*pgconn.ResultReader)
@@ -226,7 +250,7 @@ func readPipeline(pl *pgconn.Pipeline, want []pending, res *Result) error {
 		if _, err := rr.Close(); err != nil {
 			return err
 		}
-		switch w {
+		switch w.kind {
 		case pPlanned:
 			if len(row) > 0 {
 				n := PlanRows(row[0])

@@ -21,6 +21,9 @@ type stmtCache struct {
 	mu    sync.Mutex
 	names map[string]string // sql → name
 	order []string          // sql, oldest first
+	// descs holds the result columns of prepared statements, so executing
+	// them needs no Describe round of messages.
+	descs map[string]*pgconn.StatementDescription // name → description
 }
 
 func statements(pc *pgconn.PgConn) *stmtCache {
@@ -28,7 +31,7 @@ func statements(pc *pgconn.PgConn) *stmtCache {
 	if c, ok := data[cacheKey].(*stmtCache); ok {
 		return c
 	}
-	c := &stmtCache{names: map[string]string{}}
+	c := &stmtCache{names: map[string]string{}, descs: map[string]*pgconn.StatementDescription{}}
 	data[cacheKey] = c
 	return c
 }
@@ -48,6 +51,7 @@ func (c *stmtCache) lookup(sql string) (name string, known bool, evicted []strin
 		old := c.order[0]
 		c.order = c.order[1:]
 		evicted = append(evicted, c.names[old])
+		delete(c.descs, c.names[old])
 		delete(c.names, old)
 	}
 	c.names[sql] = name
@@ -55,9 +59,30 @@ func (c *stmtCache) lookup(sql string) (name string, known bool, evicted []strin
 	return name, false, evicted
 }
 
+// describe records a prepared statement's description.
+func (c *stmtCache) describe(name string, sd *pgconn.StatementDescription) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sd.Name = name
+	c.descs[name] = sd
+}
+
+// description returns what to execute name with: its recorded
+// description, or one without fields (which asks the server to describe
+// the result).
+func (c *stmtCache) description(name string) *pgconn.StatementDescription {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sd := c.descs[name]; sd != nil {
+		return sd
+	}
+	return &pgconn.StatementDescription{Name: name}
+}
+
 func (c *stmtCache) drop(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	delete(c.descs, name)
 	for sql, n := range c.names {
 		if n == name {
 			delete(c.names, sql)
@@ -76,5 +101,6 @@ func (c *stmtCache) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.names = map[string]string{}
+	c.descs = map[string]*pgconn.StatementDescription{}
 	c.order = nil
 }

@@ -830,6 +830,20 @@ func (p *scanner) logicTree() (LogicTree, error) {
 		p.i += 2
 		isOp = true
 	}
+	if !isOp && not {
+		// not.field.op.value: a negated filter (the spec's form; PostgREST
+		// itself writes field.not.op.value).
+		sub := &scanner{s: p.s, i: p.i, depth: p.depth, items: p.items}
+		if f, err := sub.field(); err == nil && sub.peek() == '.' && !sub.eof() {
+			sub.i++
+			if e, err := sub.opExpr(true); err == nil {
+				e.Not = !e.Not
+				p.i, p.items = sub.i, sub.items
+				p.ws()
+				return LogicTree{Filter: &Filter{Field: f, Expr: e}}, nil
+			}
+		}
+	}
 	if !isOp {
 		p.i = save
 		f, err := p.field()

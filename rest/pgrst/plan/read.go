@@ -116,7 +116,10 @@ func Read(c *schemacache.Cache, t *schemacache.Table, req *parse.ApiRequest, kin
 }
 
 func restrict(n *ReadPlan, maxRows int64) {
-	n.Range = n.Range.Restrict(maxRows)
+	// A to-one embed is at most one row already.
+	if n.Rel == nil || !n.Rel.ToOne() {
+		n.Range = n.Range.Restrict(maxRows)
+	}
 	for _, c := range n.Children {
 		restrict(c, maxRows)
 	}
@@ -351,6 +354,12 @@ func (b *builder) resolveOrder(n *ReadPlan, terms []parse.OrderTerm) ([]OrderTer
 		f, err := b.resolveField(child, t.Field, "", false)
 		if err != nil {
 			return nil, err
+		}
+		// The embed's subquery names its columns by their aliases.
+		for _, s := range child.Select {
+			if s.Field.Name == f.Name && s.Alias != "" && len(s.Field.JSONPath) == 0 && len(f.JSONPath) == 0 && s.Aggregate == "" {
+				f.Name = s.Alias
+			}
 		}
 		out = append(out, OrderTerm{Field: f, RelAlias: child.AggAlias, Dir: t.Dir, Nulls: t.Nulls})
 	}

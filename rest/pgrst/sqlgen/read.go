@@ -1,6 +1,7 @@
 package sqlgen
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/doug-martin/goqu/v9"
@@ -240,24 +241,33 @@ func joinConds(n *plan.ReadPlan) []exp.Expression {
 	return out
 }
 
-// applyRange adds LIMIT/OFFSET (as bind parameters). goqu drops LIMIT 0,
-// so a zero limit becomes WHERE false, which returns the same no rows.
-func applyRange(ds *goqu.SelectDataset, r parse.Range) *goqu.SelectDataset {
+// limited returns the node's query as a parenthesized subquery with its
+// LIMIT and OFFSET. Unlike every other value, these two are written into
+// the text, as integer literals: they are numbers the parse stage read
+// (never request text), and a literal LIMIT lets PostgreSQL keep one generic
+// plan for the prepared statement instead of planning it again on every
+// execution (with LIMIT $n its generic plan assumes a tenth of the table).
+func limited(n *plan.ReadPlan) exp.Expression {
+	ds := selectDataset(n)
+	r := n.Range
 	if r.IsAll() {
 		return ds
 	}
-	switch {
-	case r.Limit == 0:
-		ds = ds.Where(goqu.L("false"))
-	case r.Limit == parse.NoLimit:
-		ds = ds.LimitAll()
-	default:
-		ds = ds.Limit(uint(r.Limit))
+	var clause []byte
+	if r.Limit != parse.NoLimit {
+		clause = append(clause, " LIMIT "...)
+		clause = strconv.AppendInt(clause, r.Limit, 10)
 	}
 	if r.Offset > 0 {
-		ds = ds.Offset(uint(r.Offset))
+		clause = append(clause, " OFFSET "...)
+		clause = strconv.AppendInt(clause, r.Offset, 10)
 	}
-	return ds
+	return goqu.L("(?"+string(clause)+")", ds)
+}
+
+// lateral joins a node's subquery (or its aggregation wrapper) as alias.
+func lateral(sub exp.Expression, alias string) exp.Expression {
+	return goqu.L("LATERAL ? AS ?", sub, ident(alias))
 }
 
 // selectDataset is the SELECT of one read node with its embeds joined
@@ -283,7 +293,7 @@ func selectDataset(n *plan.ReadPlan) *goqu.SelectDataset {
 		}
 	}
 	for _, c := range n.Children {
-		sub := selectDataset(c)
+		sub := limited(c)
 		agg := ident(c.AggAlias)
 		join := ds.LeftJoin
 		if c.JoinType == "inner" {
@@ -291,7 +301,7 @@ func selectDataset(n *plan.ReadPlan) *goqu.SelectDataset {
 		}
 		switch {
 		case c.IsSpread && c.Rel.ToOne():
-			ds = join(goqu.Lateral(sub.As(esc(c.AggAlias))), goqu.On(goqu.L("TRUE")))
+			ds = join(lateral(sub, c.AggAlias), goqu.On(goqu.L("TRUE")))
 			for _, name := range spreadNames(c) {
 				sel = append(sel, goqu.L("?", qualified(c.From, c.AggAlias, name)))
 				if hasAgg && name != "*" {
@@ -310,10 +320,10 @@ func selectDataset(n *plan.ReadPlan) *goqu.SelectDataset {
 			if len(aggs) == 0 {
 				aggs = append(aggs, goqu.L("1"))
 			}
-			wrapped := dialect.From(sub.As(esc(c.AggAlias))).Select(aggs...)
-			ds = join(goqu.Lateral(wrapped.As(esc(c.AggAlias))), goqu.On(goqu.L("TRUE")))
+			wrapped := dialect.From(goqu.L("? AS ?", sub, agg)).Select(aggs...)
+			ds = join(lateral(wrapped, c.AggAlias), goqu.On(goqu.L("TRUE")))
 		case c.Rel.ToOne():
-			ds = join(goqu.Lateral(sub.As(esc(c.AggAlias))), goqu.On(goqu.L("TRUE")))
+			ds = join(lateral(sub, c.AggAlias), goqu.On(goqu.L("TRUE")))
 			if !c.OmitFromSelect {
 				sel = append(sel, goqu.L("row_to_json(?.*)::jsonb AS ?", agg, ident(c.Name())))
 				if hasAgg {
@@ -321,12 +331,12 @@ func selectDataset(n *plan.ReadPlan) *goqu.SelectDataset {
 				}
 			}
 		default:
-			wrapped := dialect.From(sub.As(esc(c.AggAlias))).Select(goqu.L("json_agg(?)::jsonb AS ?", agg, agg))
+			wrapped := dialect.From(goqu.L("? AS ?", sub, agg)).Select(goqu.L("json_agg(?)::jsonb AS ?", agg, agg))
 			cond := goqu.L("TRUE")
 			if c.JoinType == "inner" {
 				cond = goqu.L("? IS NOT NULL", agg)
 			}
-			ds = join(goqu.Lateral(wrapped.As(esc(c.AggAlias))), goqu.On(cond))
+			ds = join(lateral(wrapped, c.AggAlias), goqu.On(cond))
 			if !c.OmitFromSelect {
 				sel = append(sel, goqu.L("COALESCE(?.?, '[]') AS ?", agg, agg, ident(c.Name())))
 				if hasAgg {
@@ -357,7 +367,7 @@ func selectDataset(n *plan.ReadPlan) *goqu.SelectDataset {
 		}
 		ds = ds.Order(ord...)
 	}
-	return applyRange(ds, n.Range)
+	return ds
 }
 
 // countDataset is SELECT 1 over the node's filters, without limits, with

@@ -2,6 +2,7 @@ package sqlgen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/doug-martin/goqu/v9"
@@ -89,7 +90,7 @@ func toQuery(ds *goqu.SelectDataset) (Query, error) {
 // select as the pgrst_source CTE, an exact count when asked, and the body
 // aggregated in the database.
 func Read(root *plan.ReadPlan, exactCount bool, o Output) (Query, error) {
-	ds := dialect.From(goqu.L("(SELECT * FROM pgrst_source) _postgrest_t")).With("pgrst_source", selectDataset(root))
+	ds := dialect.From(goqu.L("(SELECT * FROM pgrst_source) _postgrest_t")).With("pgrst_source", limited(root))
 	total := goqu.L("null::bigint AS total_result_set")
 	if exactCount {
 		ds = ds.With("pgrst_source_count", countDataset(root))
@@ -128,7 +129,7 @@ func payloadSource(body []byte, columns []*schemacache.Column, isObject, default
 		for _, c := range columns {
 			if c.Default != "" {
 				// The default expression comes from the catalog.
-				defs = append(defs, "?, "+c.Default)
+				defs = append(defs, "?::text, "+c.Default)
 				args = append(args, c.Name)
 			}
 		}
@@ -292,7 +293,7 @@ func Mutate(m *plan.MutatePlan, read *plan.ReadPlan, o Output, location bool) (Q
 	if o.Handler == HandlerNone {
 		from = goqu.L("(SELECT * FROM pgrst_source) _postgrest_t")
 	} else {
-		from = goqu.L("? _postgrest_t", selectDataset(read))
+		from = goqu.L("? _postgrest_t", limited(read))
 	}
 	ds := dialect.From(from).With("pgrst_source", mutation(m))
 	inserted := goqu.L("null::bigint AS response_inserted")
@@ -366,7 +367,7 @@ func Call(c *plan.CallPlan, read *plan.ReadPlan, exactCount bool, o Output) (Que
 	if f.ReturnsScalar() || f.ReturnsSetOfScalar() || o.Handler == HandlerNone {
 		from = goqu.L("(SELECT * FROM pgrst_source) _postgrest_t")
 	} else {
-		from = goqu.L("? _postgrest_t", selectDataset(read))
+		from = goqu.L("? _postgrest_t", limited(read))
 	}
 	ds := dialect.From(from).With("pgrst_source", call(c))
 	total := goqu.L("null::bigint AS total_result_set")
@@ -390,17 +391,21 @@ func Call(c *plan.CallPlan, read *plan.ReadPlan, exactCount bool, o Output) (Que
 // set_config(name, value, true) calls with every name and value bound
 // (PostgREST's txVarQuery).
 func Preamble(settings [][2]string) Query {
-	var b strings.Builder
+	b := make([]byte, 0, 16+32*len(settings))
+	b = append(b, "select "...)
 	args := make([]any, 0, 2*len(settings))
-	b.WriteString("select ")
 	for i, s := range settings {
 		if i > 0 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		fmt.Fprintf(&b, "set_config($%d, $%d, true)", 2*i+1, 2*i+2)
+		b = append(b, "set_config($"...)
+		b = strconv.AppendInt(b, int64(2*i+1), 10)
+		b = append(b, ", $"...)
+		b = strconv.AppendInt(b, int64(2*i+2), 10)
+		b = append(b, ", true)"...)
 		args = append(args, s[0], s[1])
 	}
-	return Query{SQL: b.String(), Args: args}
+	return Query{SQL: string(b), Args: args}
 }
 
 // PreRequest calls the configured db-pre-request function.

@@ -1,0 +1,436 @@
+// Command restbench measures rest against a floor: a plain net/http + pgx
+// server answering the same listing queries with the same JSON, started in
+// the same run. It creates its own database (the migrations plus 100k rows
+// of public.properties), serves both on loopback, drives each with the same
+// number of keep-alive connections for a bounded time and request count,
+// and prints requests/s and latency percentiles. It is a program, not a
+// test: `go test` never runs it.
+//
+//	go run ./rest/cmd/restbench -duration 10s -conns 16
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/kejanest/kejanest/platform/fiberserve"
+	"github.com/kejanest/kejanest/platform/jwtverify"
+	"github.com/kejanest/kejanest/platform/pgtest"
+	"github.com/kejanest/kejanest/rest/internal/httpapi"
+	"github.com/kejanest/kejanest/rest/pgrst"
+	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
+)
+
+const secret = "restbench-secret-that-is-at-least-32-characters"
+
+// scenario is one query, as rest's URL and as the floor's SQL.
+type scenario struct {
+	name  string
+	rest  string
+	floor string
+}
+
+var scenarios = []scenario{
+	{
+		name:  "20 newest active",
+		rest:  "/properties?select=*&is_active=eq.true&order=created_at.desc&limit=20",
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select * from public.properties where is_active = true order by created_at desc limit 20) _postgrest_t`,
+	},
+	{
+		name: "location ilike + type + purpose",
+		rest: "/properties?select=*&is_active=eq.true&location=ilike.%25nairobi%25&type=eq.One+Bedroom&purpose=eq.Rent&order=created_at.desc&limit=20",
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select * from public.properties where is_active = true and location ilike '%nairobi%'
+			and type = 'One Bedroom' and purpose = 'Rent' order by created_at desc limit 20) _postgrest_t`,
+	},
+}
+
+const seedSQL = `
+insert into auth.users (id, aud, role, email, created_at, updated_at)
+values ('00000000-0000-0000-0000-00000000beef', 'authenticated', 'authenticated', 'bench@kejanest.test', now(), now());
+insert into public.properties (user_id, title, type, purpose, price, location, is_active, payment_status, paid_until, created_at)
+select '00000000-0000-0000-0000-00000000beef', 'Listing ' || g,
+  (array['Single Room', 'Bedsitter', 'One Bedroom', 'Two Bedroom', 'Three Bedroom'])[1 + g % 5],
+  (array['Rent', 'Sale'])[1 + (g / 5) % 2],
+  10000 + (g % 1000) * 100,
+  (array['Kilimani, Nairobi', 'Westlands, Nairobi', 'Nyali, Mombasa', 'Milimani, Kisumu', 'Karen, Nairobi', 'Kahawa, Nairobi', 'Naivasha'])[1 + (g / 10) % 7],
+  g % 4 <> 0,
+  case when g % 4 <> 0 then 'paid' else 'unpaid' end,
+  case when g % 4 <> 0 then now() + interval '30 days' end,
+  now() - make_interval(mins => g)
+from generate_series(1, 100000) g;
+analyze public.properties;
+`
+
+func main() {
+	duration := flag.Duration("duration", 10*time.Second, "measured time per server and scenario")
+	warmup := flag.Duration("warmup", 2*time.Second, "unmeasured warm-up per server and scenario")
+	conns := flag.Int("conns", 16, "concurrent keep-alive connections")
+	maxReqs := flag.Int("max-requests", 2_000_000, "stop a run after this many requests")
+	pool := flag.Int("pool", 10, "database connections of each server")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the rest runs to this file")
+	flag.StringVar(&only, "only", "", "run just one server: floor or rest (for profiling)")
+	flag.IntVar(&rounds, "rounds", 5, "alternate floor and rest this many times per scenario (each gets duration/rounds), so a load that varies over time hits both alike")
+	flag.Parse()
+	profile = *cpuProfile
+	if err := run(*duration, *warmup, *conns, *maxReqs, int32(*pool)); err != nil {
+		fmt.Fprintln(os.Stderr, "restbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(duration, warmup time.Duration, conns, maxReqs int, poolSize int32) error {
+	ctx := context.Background()
+	admin, err := pgtest.ServerURL(ctx)
+	if err != nil {
+		return err
+	}
+	tpl, err := pgtest.Template(ctx, pgtest.Options{})
+	if err != nil {
+		return err
+	}
+	var rb [6]byte
+	_, _ = rand.Read(rb[:])
+	name := "kejanest_bench_" + hex.EncodeToString(rb[:])
+	if err := execAdmin(ctx, admin, "create database "+pgx.Identifier{name}.Sanitize()+" template "+pgx.Identifier{tpl}.Sanitize()); err != nil {
+		return fmt.Errorf("create database: %w", err)
+	}
+	defer func() {
+		_ = execAdmin(context.Background(), admin, "drop database if exists "+pgx.Identifier{name}.Sanitize()+" with (force)")
+	}()
+	dbURL := withDB(admin, name)
+	fmt.Printf("database %s: seeding 100000 properties…\n", name)
+	if err := execAdmin(ctx, dbURL, seedSQL); err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+
+	restURL, stopRest, err := startRest(ctx, withUser(dbURL, "authenticator"), poolSize)
+	if err != nil {
+		return err
+	}
+	defer stopRest()
+	floorURL, stopFloor, err := startFloor(ctx, dbURL, poolSize)
+	if err != nil {
+		return err
+	}
+	defer stopFloor()
+
+	anonJWT, err := jwtverify.SignHS256(map[string]any{"role": "anon", "iss": "restbench", "exp": time.Now().Add(time.Hour).Unix()}, []byte(secret))
+	if err != nil {
+		return err
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns, DisableCompression: true}, Timeout: 10 * time.Second}
+	rest := func(sc scenario) *http.Request {
+		r, _ := http.NewRequest("GET", restURL+sc.rest, nil)
+		r.Header.Set("Authorization", "Bearer "+anonJWT)
+		r.Header.Set("Accept-Profile", "public")
+		return r
+	}
+	floor := func(sc scenario) *http.Request {
+		r, _ := http.NewRequest("GET", floorURL+"/?q="+url.QueryEscape(sc.name), nil)
+		return r
+	}
+
+	fmt.Printf("%d connections; per scenario and server %v measured in %d alternating rounds (after %v warm-up); at most %d requests per round\n\n",
+		conns, duration, max(rounds, 1), warmup, maxReqs)
+	fmt.Printf("%-34s %-6s %10s %9s %9s %9s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "of floor")
+	for _, sc := range scenarios {
+		a, err := body(client, rest(sc))
+		if err != nil {
+			return err
+		}
+		b, err := body(client, floor(sc))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(a, b) {
+			return fmt.Errorf("%s: rest and floor bodies differ:\nrest  %.300s\nfloor %.300s", sc.name, a, b)
+		}
+		var fr, rr result
+		slice := duration / time.Duration(max(rounds, 1))
+		for i := range max(rounds, 1) {
+			w := warmup
+			if i > 0 {
+				w = warmup / 4
+			}
+			if only != "rest" {
+				fr = fr.merge(load(client, func() *http.Request { return floor(sc) }, conns, w, slice, maxReqs))
+			}
+			if only != "floor" {
+				stopProfile := startProfile(sc.name)
+				rr = rr.merge(load(client, func() *http.Request { return rest(sc) }, conns, w, slice, maxReqs))
+				stopProfile()
+			}
+		}
+		fr, rr = fr.final(), rr.final()
+		for _, x := range []struct {
+			n string
+			r result
+		}{{"floor", fr}, {"rest", rr}} {
+			ratio := ""
+			if x.n == "rest" && fr.rps > 0 {
+				ratio = fmt.Sprintf("%.0f%%", 100*rr.rps/fr.rps)
+			}
+			fmt.Printf("%-34s %-6s %10.0f %9.2f %9.2f %9s\n", sc.name, x.n, x.r.rps, ms(x.r.p50), ms(x.r.p99), ratio)
+			if x.r.errors > 0 {
+				fmt.Printf("%-34s %-6s %d errors\n", "", "", x.r.errors)
+			}
+		}
+	}
+	return nil
+}
+
+var (
+	profile string
+	rounds  int
+	only    string
+)
+
+// startProfile profiles one scenario's rest run when -cpuprofile is set.
+func startProfile(name string) func() {
+	if profile == "" {
+		return func() {}
+	}
+	f, err := os.Create(profile + "." + strings.ReplaceAll(name, " ", "_"))
+	if err != nil {
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func body(c *http.Client, r *http.Request) ([]byte, error) {
+	resp, err := c.Do(r)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		return nil, fmt.Errorf("%s: %d %s", r.URL, resp.StatusCode, b)
+	}
+	return b, err
+}
+
+type result struct {
+	rps      float64
+	p50, p99 time.Duration
+	errors   int64
+	// lat and elapsed accumulate rounds until final.
+	lat     []time.Duration
+	elapsed time.Duration
+}
+
+func (r result) merge(o result) result {
+	r.lat = append(r.lat, o.lat...)
+	r.elapsed += o.elapsed
+	r.errors += o.errors
+	return r
+}
+
+func (r result) final() result {
+	slices.Sort(r.lat)
+	if len(r.lat) > 0 {
+		r.rps = float64(len(r.lat)) / r.elapsed.Seconds()
+		r.p50 = r.lat[len(r.lat)/2]
+		r.p99 = r.lat[len(r.lat)*99/100]
+	}
+	return r
+}
+
+// load drives newReq with conns workers: warmup unmeasured, then duration
+// measured (or maxReqs requests, whichever comes first).
+func load(c *http.Client, newReq func() *http.Request, conns int, warmup, duration time.Duration, maxReqs int) result {
+	var (
+		mu        sync.Mutex
+		lat       []time.Duration
+		errs      atomic.Int64
+		count     atomic.Int64
+		measuring atomic.Bool
+		stop      atomic.Bool
+	)
+	var wg sync.WaitGroup
+	for range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local := make([]time.Duration, 0, 4096)
+			for !stop.Load() {
+				start := time.Now()
+				resp, err := c.Do(newReq())
+				if err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						err = errors.New(resp.Status)
+					}
+				}
+				if !measuring.Load() {
+					continue
+				}
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				local = append(local, time.Since(start))
+				if count.Add(1) >= int64(maxReqs) {
+					stop.Store(true)
+				}
+			}
+			mu.Lock()
+			lat = append(lat, local...)
+			mu.Unlock()
+		}()
+	}
+	time.Sleep(warmup)
+	measuring.Store(true)
+	began := time.Now()
+	deadline := time.After(duration)
+	tick := time.NewTicker(10 * time.Millisecond)
+	for !stop.Load() {
+		select {
+		case <-deadline:
+			stop.Store(true)
+		case <-tick.C:
+		}
+	}
+	tick.Stop()
+	elapsed := time.Since(began)
+	wg.Wait()
+	return result{errors: errs.Load(), lat: lat, elapsed: elapsed}
+}
+
+func startRest(ctx context.Context, dbURL string, poolSize int32) (string, func(), error) {
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		return "", nil, err
+	}
+	cfg.MaxConns = poolSize
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return "", nil, err
+	}
+	log := slog.New(slog.DiscardHandler)
+	cache := schemacache.NewHolder(pool, []string{"public"}, log)
+	if err := cache.Reload(ctx); err != nil {
+		pool.Close()
+		return "", nil, err
+	}
+	v, err := jwtverify.New(jwtverify.Options{Secret: secret})
+	if err != nil {
+		pool.Close()
+		return "", nil, err
+	}
+	h := pgrst.New(pgrst.Config{Schemas: []string{"public"}, ExtraSearchPath: []string{"public", "extensions"}, AnonRole: "anon", MaxRows: 1000,
+		TxEnd: pgrst.TxCommit, SafeUpdate: true, ServerTiming: true}, pool, cache, v, log)
+	app := httpapi.New(httpapi.Deps{Log: log, Pipeline: h})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		pool.Close()
+		return "", nil, err
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { _ = fiberserve.ServeListener(sctx, app, ln, log); close(done) }()
+	return "http://" + ln.Addr().String(), func() { cancel(); <-done; pool.Close() }, nil
+}
+
+// startFloor serves GET /?q=<scenario name> with one pgx query (a cached
+// prepared statement) and the JSON it returns: the least any server can do.
+// Its connections log in as authenticator and switch to anon once, when
+// they open, so its query runs under the same role and policies as rest's
+// (which switches per request); the difference measured is the server's.
+func startFloor(ctx context.Context, dbURL string, poolSize int32) (string, func(), error) {
+	cfg, err := pgxpool.ParseConfig(withUser(dbURL, "authenticator"))
+	if err != nil {
+		return "", nil, err
+	}
+	cfg.MaxConns = poolSize
+	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		_, err := c.Exec(ctx, "set role anon")
+		return err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return "", nil, err
+	}
+	queries := map[string]string{}
+	for _, sc := range scenarios {
+		queries[sc.name] = sc.floor
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
+		sql, ok := queries[r.URL.Query().Get("q")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		var body []byte
+		if err := pool.QueryRow(r.Context(), sql).Scan(&body); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_, _ = w.Write(body)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		pool.Close()
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close(); pool.Close() }, nil
+}
+
+func execAdmin(ctx context.Context, dsn, sql string) error {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	_, err = conn.Exec(ctx, sql)
+	return err
+}
+
+func withDB(dsn, db string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return dsn
+	}
+	u.Path = "/" + db
+	return u.String()
+}
+
+func withUser(dsn, user string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return dsn
+	}
+	u.User = url.User(user)
+	return u.String()
+}

@@ -1,0 +1,98 @@
+package pgrst
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/kejanest/kejanest/rest/pgrst/parse"
+)
+
+func TestRequestJSON(t *testing.T) {
+	t.Parallel()
+	h, c := requestJSON([][2]string{{"Origin", "http://a"}, {"X-Weird", "q\"u\\o\x01te ü"}, {"origin", "second"}, {"Cookie", "session=abc; theme=dark; bad"}})
+	var hm, cm map[string]string
+	if err := json.Unmarshal([]byte(h), &hm); err != nil {
+		t.Fatalf("headers %s: %v", h, err)
+	}
+	if err := json.Unmarshal([]byte(c), &cm); err != nil {
+		t.Fatalf("cookies %s: %v", c, err)
+	}
+	if hm["origin"] != "http://a" || hm["x-weird"] != "q\"u\\o\x01te ü" || hm["cookie"] == "" || len(hm) != 3 {
+		t.Errorf("headers = %v", hm)
+	}
+	if cm["session"] != "abc" || cm["theme"] != "dark" || len(cm) != 2 {
+		t.Errorf("cookies = %v", cm)
+	}
+	if h, c := requestJSON(nil); h != "{}" || c != "{}" {
+		t.Errorf("empty = %s %s", h, c)
+	}
+}
+
+func TestContentRange(t *testing.T) {
+	t.Parallel()
+	n := func(v int64) *int64 { return &v }
+	tests := []struct {
+		lo, hi int64
+		total  *int64
+		want   string
+	}{
+		{0, 19, nil, "0-19/*"},
+		{0, 4, n(57), "0-4/57"},
+		{0, -1, n(0), "*/0"},
+		{0, -1, nil, "*/*"},
+		{1, 0, n(3), "*/3"},
+		{5, 9, n(10), "5-9/10"},
+	}
+	for _, tt := range tests {
+		if got := contentRange(tt.lo, tt.hi, tt.total); got != tt.want {
+			t.Errorf("contentRange(%d, %d) = %q, want %q", tt.lo, tt.hi, got, tt.want)
+		}
+	}
+}
+
+func TestNegotiate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		accept string
+		root   bool
+		want   string
+		err    bool
+	}{
+		{"", false, parse.MTJSON, false},
+		{"*/*", false, parse.MTJSON, false},
+		{"application/vnd.pgrst.object+json", false, parse.MTObject, false},
+		{"text/html, text/csv;q=0.5", false, parse.MTCSV, false},
+		{"text/html", false, "", true},
+		{"application/openapi+json", false, "", true},
+		{"application/openapi+json", true, parse.MTOpenAPI, false},
+		{"application/json", true, parse.MTOpenAPI, false},
+		{"text/csv", true, "", true},
+	}
+	for _, tt := range tests {
+		got, err := negotiate(parse.ParseAccept(tt.accept), tt.root)
+		if tt.err != (err != nil) || (!tt.err && got.Type != tt.want) {
+			t.Errorf("negotiate(%q, root %v) = %v, %v; want %q (error %v)", tt.accept, tt.root, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestJWTCache(t *testing.T) {
+	t.Parallel()
+	var c jwtCache
+	now := time.Now()
+	a := &auth{role: "authenticated"}
+	c.put("t", a, now.Add(time.Minute))
+	if got := c.get("t", now); got != a {
+		t.Errorf("get = %v", got)
+	}
+	if got := c.get("t", now.Add(2*time.Minute)); got != nil {
+		t.Errorf("expired entry returned")
+	}
+	for i := range jwtCacheSize + 1 {
+		c.put(string(rune(i+1000)), a, time.Time{})
+	}
+	if len(c.m) > jwtCacheSize {
+		t.Errorf("cache grew to %d", len(c.m))
+	}
+}

@@ -1,0 +1,4 @@
+WITH pgrst_source AS ((SELECT "library"."books"."id" FROM "library"."books" WHERE ("library"."books"."search" @@ websearch_to_tsquery($1, $2) AND to_tsvector("library"."books"."summary") @@ plainto_tsquery($3))) LIMIT 1000) SELECT null::bigint AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, coalesce(json_agg(_postgrest_t), '[]')::text AS body, nullif(current_setting('response.headers', true), '') AS response_headers, nullif(current_setting('response.status', true), '') AS response_status, null::bigint AS response_inserted, '[]'::text AS location FROM (SELECT * FROM pgrst_source) _postgrest_t;
+-- $1 = "english"
+-- $2 = "mau"
+-- $3 = "boy"

@@ -1,0 +1,2 @@
+EXPLAIN (FORMAT JSON) SELECT 1 FROM "library"."authors";
+WITH pgrst_source AS ((SELECT "library"."authors"."id" FROM "library"."authors") LIMIT 1000) SELECT null::bigint AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, coalesce(json_agg(_postgrest_t), '[]')::text AS body, nullif(current_setting('response.headers', true), '') AS response_headers, nullif(current_setting('response.status', true), '') AS response_status, null::bigint AS response_inserted, '[]'::text AS location FROM (SELECT * FROM pgrst_source) _postgrest_t;

@@ -1,0 +1,2 @@
+WITH pgrst_source AS ((SELECT "library"."authors"."name" FROM "library"."authors" WHERE "library"."authors"."id" = $1) LIMIT 1000) SELECT null::bigint AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, coalesce(json_agg(_postgrest_t)->0, 'null')::text AS body, nullif(current_setting('response.headers', true), '') AS response_headers, nullif(current_setting('response.status', true), '') AS response_status, null::bigint AS response_inserted, '[]'::text AS location FROM (SELECT * FROM pgrst_source) _postgrest_t;
+-- $1 = "1"

@@ -1,0 +1,3 @@
+WITH pgrst_source AS ((SELECT "library"."books".* FROM "library"."books" WHERE "library"."books"."author_id" = $1) LIMIT 1000), pgrst_source_count AS (SELECT 1 FROM "library"."books" WHERE "library"."books"."author_id" = $2) SELECT (SELECT pg_catalog.count(*) FROM pgrst_source_count) AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, coalesce(json_agg(_postgrest_t), '[]')::text AS body, nullif(current_setting('response.headers', true), '') AS response_headers, nullif(current_setting('response.status', true), '') AS response_status, null::bigint AS response_inserted, '[]'::text AS location FROM (SELECT * FROM pgrst_source) _postgrest_t;
+-- $1 = "1"
+-- $2 = "1"

@@ -1,0 +1,5 @@
+WITH pgrst_source AS (INSERT INTO "library"."genres"("id", "name") SELECT "pgrst_body"."id", "pgrst_body"."name" FROM (SELECT $1::json AS json_data) pgrst_payload, LATERAL (SELECT "id", "name" FROM json_to_record(pgrst_payload.json_data) AS _("id" integer, "name" text)) pgrst_body ON CONFLICT("id") DO NOTHING RETURNING "library"."genres"."id") SELECT null::bigint AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ''::text AS body, nullif(current_setting('response.headers', true), '') AS response_headers, nullif(current_setting('response.status', true), '') AS response_status, null::bigint AS response_inserted, CASE WHEN pg_catalog.count(_postgrest_t) = 1 THEN coalesce((WITH data AS (SELECT row_to_json(_) AS row FROM pgrst_source AS _ LIMIT 1)
+  SELECT json_agg(json_data.key || '=' || coalesce('eq.' || json_data.value, 'is.null'))::text FROM data CROSS JOIN json_each_text(data.row) AS json_data
+  WHERE json_data.key = ANY($2::text[])), '[]') ELSE '[]' END AS location FROM (SELECT * FROM pgrst_source) _postgrest_t;
+-- $1 = "{\"id\":60,\"name\":\"Z\"}"
+-- $2 = "{\"id\"}"
