@@ -111,6 +111,9 @@ func (s Stack) services() []supervise.Service {
 			"REALTIME_HOST=127.0.0.1",
 			"PORT=" + strconv.Itoa(p.Realtime),
 			"API_JWT_SECRET=" + k.JWTSecret,
+			// The websocket's apikey query parameter may be an sb_ key.
+			"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
+			"SUPABASE_SECRET_KEY=" + k.SecretKey,
 		}, HealthURL: local(p.Realtime) + "/api/health"},
 		{Name: "storage", Binary: bin("storage"), Env: []string{
 			"DATABASE_URL=" + authenticator,
