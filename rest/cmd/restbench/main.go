@@ -141,8 +141,11 @@ func run(duration, warmup time.Duration, conns, maxReqs int, poolSize int32) err
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns, DisableCompression: true}, Timeout: 10 * time.Second}
 	rest := func(sc scenario) *http.Request {
 		r, _ := http.NewRequest("GET", restURL+sc.rest, nil)
+		// What the gateway forwards: the key turned into a JWT, the profile
+		// supabase-js sends, and the gateway's request id.
 		r.Header.Set("Authorization", "Bearer "+anonJWT)
 		r.Header.Set("Accept-Profile", "public")
+		r.Header.Set("X-Request-Id", "restbench")
 		return r
 	}
 	floor := func(sc scenario) *http.Request {
