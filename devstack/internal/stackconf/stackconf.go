@@ -91,8 +91,8 @@ func (s Stack) services() []supervise.Service {
 			fmt.Sprintf("DEVMAIL_SMTP_ADDR=127.0.0.1:%d", p.MailSMTP),
 			fmt.Sprintf("DEVMAIL_WEB_ADDR=127.0.0.1:%d", p.MailWeb),
 		}, HealthURL: local(p.MailWeb) + "/health"},
-		{Name: "rest", Binary: bin("rest"), Env: pgrst(p.Rest), HealthURL: local(p.Rest) + "/health"},
-		{Name: "rpc", Binary: bin("rpc"), Env: pgrst(p.RPC), HealthURL: local(p.RPC) + "/health"},
+		{Name: "rest", Binary: bin("rest"), Env: pgrst(p.Rest), HealthURL: local(p.Rest) + "/ready"},
+		{Name: "rpc", Binary: bin("rpc"), Env: pgrst(p.RPC), HealthURL: local(p.RPC) + "/ready"},
 		{Name: "authsvc", Binary: bin("authsvc"), Env: []string{
 			"DATABASE_URL=" + authAdmin,
 			"GOTRUE_API_HOST=127.0.0.1",
