@@ -15,11 +15,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // LockKey is the advisory lock every migrator takes ("kejanest" in ASCII).
@@ -139,7 +143,7 @@ func Apply(ctx context.Context, conn *pgx.Conn, migs []Migration) (Result, error
 		if _, done := applied[m.Version]; done {
 			continue
 		}
-		if err := applyOne(ctx, conn, m); err != nil {
+		if err := applyRetrying(ctx, conn, m); err != nil {
 			return res, err
 		}
 		res.Applied = append(res.Applied, m.Name)
@@ -166,6 +170,50 @@ func appliedVersions(ctx context.Context, conn *pgx.Conn) (map[int]string, error
 		return nil, fmt.Errorf("read applied migrations: %w", err)
 	}
 	return out, nil
+}
+
+// catalogRetries bounds how often a file that collided with another
+// database's migrator on a cluster-wide catalog is tried again.
+const catalogRetries = 8
+
+// applyRetrying applies m, trying again when it collided on a cluster-wide
+// catalog. Role statements (CREATE/ALTER ROLE, GRANT role, ALTER ROLE SET)
+// write catalogs shared by every database of the cluster, which the advisory
+// lock, held per database, does not serialize: migrators of two databases in
+// one cluster (test stacks started side by side) can meet there, and Postgres
+// then fails one of them. Its transaction rolled back whole, and the role
+// statements are idempotent, so trying the file again is safe.
+func applyRetrying(ctx context.Context, conn *pgx.Conn, m Migration) error {
+	for attempt := 1; ; attempt++ {
+		err := applyOne(ctx, conn, m)
+		if err == nil || attempt == catalogRetries || !IsCatalogConflict(err) {
+			return err
+		}
+		wait := time.Duration(attempt)*20*time.Millisecond + time.Duration(rand.Int64N(int64(20*time.Millisecond)))
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("apply %s: %w", m.Name, ctx.Err())
+		case <-time.After(wait):
+		}
+	}
+}
+
+// IsCatalogConflict reports whether err is Postgres refusing a write to a
+// shared catalog that a concurrent transaction changed first: "tuple
+// concurrently updated" (XX000), or a unique violation on a pg_catalog index
+// (two CREATE ROLE of one name, two GRANTs of one membership).
+func IsCatalogConflict(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "XX000":
+		return pe.Message == "tuple concurrently updated"
+	case "23505":
+		return pe.SchemaName == "pg_catalog" || strings.HasPrefix(pe.ConstraintName, "pg_")
+	}
+	return false
 }
 
 func applyOne(ctx context.Context, conn *pgx.Conn, m Migration) error {

@@ -3,11 +3,13 @@ package migrate_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"testing/fstest"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/kejanest/kejanest/platform/migrate"
 	"github.com/kejanest/kejanest/platform/pgtest"
@@ -266,5 +268,75 @@ func TestSetPasswords(t *testing.T) {
 	var has bool
 	if err := conn.QueryRow(ctx, "select rolpassword is not null from pg_authid where rolname = $1", role).Scan(&has); err != nil || !has {
 		t.Fatalf("password not set: %v %v", has, err)
+	}
+}
+
+func TestIsCatalogConflict(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"tuple concurrently updated", &pgconn.PgError{Code: "XX000", Message: "tuple concurrently updated"}, true},
+		{"wrapped", fmt.Errorf("apply 0001_roles.sql: %w", &pgconn.PgError{Code: "XX000", Message: "tuple concurrently updated"}), true},
+		{"other internal error", &pgconn.PgError{Code: "XX000", Message: "cache lookup failed for relation 1"}, false},
+		{"role created twice", &pgconn.PgError{Code: "23505", SchemaName: "pg_catalog", ConstraintName: "pg_authid_rolname_index"}, true},
+		{"membership granted twice", &pgconn.PgError{Code: "23505", ConstraintName: "pg_auth_members_role_member_index"}, true},
+		{"a user table's unique key", &pgconn.PgError{Code: "23505", SchemaName: "public", ConstraintName: "users_email_key"}, false},
+		{"syntax error", &pgconn.PgError{Code: "42601"}, false},
+		{"not a Postgres error", errors.New("connection reset"), false},
+		{"nil", nil, false},
+	}
+	for _, tc := range tests {
+		if got := migrate.IsCatalogConflict(tc.err); got != tc.want {
+			t.Errorf("%s: IsCatalogConflict = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Migrators of different databases in one cluster share the role catalogs,
+// which the per-database advisory lock does not serialize: each must still
+// finish (a collision is retried), as when test stacks start side by side.
+func TestMigratorsOfSeveralDatabasesShareRoles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const role = "kejanest_migrate_share_test"
+	roleSQL := `do $$ begin create role ` + role + ` nologin; exception when duplicate_object then null; end $$;
+		alter role ` + role + ` set statement_timeout = '3s';
+		alter role ` + role + ` nologin;
+		grant ` + role + ` to postgres;
+		alter role ` + role + ` set lock_timeout = '2s';`
+	migs := load(t, map[string]string{"0001_roles.sql": roleSQL, "0002_t.sql": "create table t (x int);"})
+	const databases = 6
+	var wg sync.WaitGroup
+	errs := make([]error, databases)
+	conns := make([]*pgx.Conn, databases)
+	for i := range databases {
+		conns[i] = connect(t, pgtest.NewEmpty(t).URL)
+	}
+	t.Cleanup(func() {
+		_, _ = conns[0].Exec(context.Background(), "revoke "+role+" from postgres; drop role if exists "+role)
+	})
+	for i, conn := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				// A fresh tracking table each round, so the role file runs again.
+				if _, errs[i] = conn.Exec(ctx, "drop schema if exists supabase_migrations cascade; drop table if exists t"); errs[i] != nil {
+					return
+				}
+				if _, errs[i] = migrate.Apply(ctx, conn, migs); errs[i] != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("database %d: %v", i, err)
+		}
 	}
 }
