@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -60,14 +61,7 @@ func run() int {
 		mail = &mailer.SMTP{Host: au.SMTP.Host, Port: au.SMTP.Port, User: au.SMTP.User, Pass: au.SMTP.Pass,
 			From: au.SMTP.AdminEmail, FromName: au.SMTP.SenderName}
 	}
-	var text sms.Sender = &sms.Log{Log: log}
-	switch au.SMS.Provider {
-	case "twilio":
-		text = &sms.Twilio{AccountSID: au.SMS.TwilioAccountSID, AuthToken: au.SMS.TwilioAuthToken,
-			MessageServiceSID: au.SMS.TwilioMessageServiceSID, BaseURL: au.SMS.APIURL}
-	case "africastalking":
-		text = &sms.AfricasTalking{Username: au.SMS.ATUsername, APIKey: au.SMS.ATAPIKey, SenderID: au.SMS.ATSenderID, BaseURL: au.SMS.APIURL}
-	}
+	text := smsSender(cfg, log)
 	var google *oidc.Provider
 	if au.Google.Enabled {
 		redirect := au.Google.RedirectURI
@@ -83,4 +77,18 @@ func run() int {
 		return 1
 	}
 	return 0
+}
+
+// smsSender is the configured SMS provider. The log provider writes codes
+// to the log (the local stack's way to read them) except in production.
+func smsSender(cfg config.Config, log *slog.Logger) sms.Sender {
+	c := cfg.Auth.SMS
+	switch c.Provider {
+	case "twilio":
+		return &sms.Twilio{AccountSID: c.TwilioAccountSID, AuthToken: c.TwilioAuthToken,
+			MessageServiceSID: c.TwilioMessageServiceSID, BaseURL: c.APIURL}
+	case "africastalking":
+		return &sms.AfricasTalking{Username: c.ATUsername, APIKey: c.ATAPIKey, SenderID: c.ATSenderID, BaseURL: c.APIURL}
+	}
+	return &sms.Log{Log: log, Reveal: !cfg.Production}
 }

@@ -37,7 +37,8 @@ type Deps struct {
 	Store *store.Store
 	// Signer signs access tokens; nil builds one from the configuration.
 	Signer *tokens.Signer
-	// Mailer and SMS deliver codes; nil logs only that they were sent.
+	// Mailer and SMS deliver codes. A nil Mailer logs only that a mail
+	// was sent; a nil SMS logs the text, except in production.
 	Mailer mailer.Sender
 	SMS    sms.Sender
 	// Google is the OIDC provider; nil when GOTRUE_EXTERNAL_GOOGLE is off.
@@ -68,6 +69,12 @@ type API struct {
 type limiters struct {
 	token, verify, otp, mfa, anonymous *ratelimit.Limiter
 	email, sms                         *ratelimit.Limiter
+	// passwordSignIn is keyed by the email or phone signing in
+	// (GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN): the per-IP limit alone lets a
+	// guesser with many addresses try one password after another.
+	// Addresses without an account count too, so the answer reveals
+	// nothing about them.
+	passwordSignIn *ratelimit.Limiter
 }
 
 // New returns authsvc's app with every route registered.
@@ -98,7 +105,7 @@ func newAPI(d Deps) *API {
 		a.pwned = &crypto.HIBP{BaseURL: d.Config.Auth.HIBPURL}
 	}
 	if a.sms == nil {
-		a.sms = &sms.Log{Log: d.Log}
+		a.sms = &sms.Log{Log: d.Log, Reveal: !d.Config.Production}
 	}
 	au := d.Config.Auth
 	a.tokens = &tokens.Service{Store: d.Store, Signer: a.signer, Issuer: a.issuer(), Exp: d.Config.JWTExp,
@@ -108,6 +115,7 @@ func newAPI(d Deps) *API {
 		token: ratelimit.New(rl.TokenRefresh, a.now), verify: ratelimit.New(rl.Verify, a.now),
 		otp: ratelimit.New(rl.OTP, a.now), mfa: ratelimit.New(rl.MFA, a.now), anonymous: ratelimit.New(rl.AnonymousUsers, a.now),
 		email: ratelimit.New(rl.EmailSent, a.now), sms: ratelimit.New(rl.SMSSent, a.now),
+		passwordSignIn: ratelimit.New(rl.PasswordSignIn, a.now),
 	}
 	return a
 }
@@ -171,17 +179,30 @@ func apiVersionHeader(c fiber.Ctx) error {
 // limit answers 429 over_request_rate_limit when the caller's IP is over l.
 func (a *API) limit(l *ratelimit.Limiter) fiber.Handler {
 	return func(c fiber.Ctx) error {
-		if !l.Allow(clientIP(c)) {
-			return apierr.TooManyRequests(apierr.CodeOverRequestRateLimit, "Request rate limit reached")
+		if err := allow(l, clientIP(c)); err != nil {
+			return err
 		}
 		return c.Next()
 	}
 }
 
-// clientIP is the last X-Forwarded-For address (the one the gateway, the
-// nearest proxy, appended: earlier entries are the client's to forge), else
-// the peer.
+// allow counts a request against key in l and is GoTrue's 429
+// over_request_rate_limit once key is over it.
+func allow(l *ratelimit.Limiter, key string) error {
+	if !l.Allow(key) {
+		return apierr.TooManyRequests(apierr.CodeOverRequestRateLimit, "Request rate limit reached")
+	}
+	return nil
+}
+
+// clientIP is the caller's address: X-Real-IP as the gateway sets it (the
+// peer, or a trusted front proxy's client; it overwrites any value the
+// client sent), else the last X-Forwarded-For entry (the nearest proxy's
+// view), else the peer.
 func clientIP(c fiber.Ctx) string {
+	if ip := strings.TrimSpace(c.Get("X-Real-Ip")); ip != "" {
+		return ip
+	}
 	if xff := c.Get("X-Forwarded-For"); xff != "" {
 		last := xff[strings.LastIndexByte(xff, ',')+1:]
 		if ip := strings.TrimSpace(last); ip != "" {

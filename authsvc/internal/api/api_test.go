@@ -164,3 +164,24 @@ func TestUnexpectedErrorsAreGeneric(t *testing.T) {
 		})
 	}
 }
+
+func TestClientIP(t *testing.T) {
+	t.Parallel()
+	app := fiber.New()
+	app.Get("/ip", func(c fiber.Ctx) error { return c.SendString(clientIP(c)) })
+	tests := []struct {
+		name string
+		hdr  map[string]string
+		want string
+	}{
+		{"gateway's X-Real-IP wins", map[string]string{"X-Real-Ip": "203.0.113.7", "X-Forwarded-For": "203.0.113.7, 10.0.0.1, 127.0.0.1"}, "203.0.113.7"},
+		{"nearest proxy's entry without it", map[string]string{"X-Forwarded-For": "198.51.100.9, 10.0.0.1"}, "10.0.0.1"},
+		{"blank X-Real-IP ignored", map[string]string{"X-Real-Ip": "  ", "X-Forwarded-For": "10.0.0.2"}, "10.0.0.2"},
+		{"peer without either", nil, "0.0.0.0"},
+	}
+	for _, tc := range tests {
+		if _, got := do(t, app, "GET", "/ip", tc.hdr); got != tc.want {
+			t.Errorf("%s: clientIP = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 // end (bcrypt at the production cost 10, session and refresh token rows,
 // JWT signing). Run: go test -run '^$' -bench . ./internal/api
 func BenchmarkPasswordSignIn(b *testing.B) {
-	e := newEnv(b, map[string]string{"GOTRUE_PASSWORD_HASH_COST": "10", "GOTRUE_RATE_LIMIT_TOKEN_REFRESH": "0"})
+	e := newEnv(b, map[string]string{"GOTRUE_PASSWORD_HASH_COST": "10", "GOTRUE_RATE_LIMIT_TOKEN_REFRESH": "0", "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "0"})
 	e.signUpConfirmed("bench@example.com", "password1")
 	body := map[string]any{"email": "bench@example.com", "password": "password1"}
 	b.ReportAllocs()
@@ -40,7 +40,7 @@ func BenchmarkRefreshGrant(b *testing.B) {
 // BenchmarkPasswordSignInParallel is the machine's sign-in throughput with
 // every core hashing.
 func BenchmarkPasswordSignInParallel(b *testing.B) {
-	e := newEnv(b, map[string]string{"GOTRUE_PASSWORD_HASH_COST": "10", "GOTRUE_RATE_LIMIT_TOKEN_REFRESH": "0"})
+	e := newEnv(b, map[string]string{"GOTRUE_PASSWORD_HASH_COST": "10", "GOTRUE_RATE_LIMIT_TOKEN_REFRESH": "0", "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "0"})
 	e.signUpConfirmed("bench@example.com", "password1")
 	body := map[string]any{"email": "bench@example.com", "password": "password1"}
 	b.ResetTimer()

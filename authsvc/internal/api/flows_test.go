@@ -245,6 +245,47 @@ func TestPhoneOTP(t *testing.T) {
 	}
 }
 
+// TestPhoneOTPExpiry: an SMS code lives GOTRUE_SMS_OTP_EXP, ten minutes
+// unless configured, and is refused with otp_expired afterwards.
+func TestPhoneOTPExpiry(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		env  map[string]string
+		age  time.Duration
+		// wantExpired: 403 otp_expired; otherwise a session.
+		wantExpired bool
+	}{
+		{name: "default, just inside ten minutes", age: 10*time.Minute - time.Second},
+		{name: "default, just past ten minutes", age: 10*time.Minute + time.Second, wantExpired: true},
+		{name: "default, an hour", age: time.Hour, wantExpired: true},
+		{name: "configured 60 s, inside", env: map[string]string{"GOTRUE_SMS_OTP_EXP": "60"}, age: 59 * time.Second},
+		{name: "configured 60 s, past", env: map[string]string{"GOTRUE_SMS_OTP_EXP": "60"}, age: 61 * time.Second, wantExpired: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, tc.env)
+			const phone = "254712345679"
+			wantOK(t, e.do("POST", "/otp", "", map[string]any{"phone": "+" + phone}))
+			text := e.sms.Last(phone)
+			code := text[len(text)-6:]
+			e.clock.Add(tc.age)
+			r := e.do("POST", "/verify", "", map[string]any{"type": "sms", "phone": "+" + phone, "token": code})
+			if !tc.wantExpired {
+				if s := wantOK(t, r); str(s, "user", "phone_confirmed_at") == "" {
+					t.Errorf("phone user %v", s["user"])
+				}
+				return
+			}
+			wantErr(t, r, 403, "otp_expired")
+			if msg, _ := r.body["message"].(string); msg != "Token has expired or is invalid" {
+				t.Errorf("message %q", msg)
+			}
+		})
+	}
+}
+
 func TestAdminAndBan(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
@@ -359,6 +400,58 @@ func TestRateLimits(t *testing.T) {
 	wantOK(t, e.do("POST", "/resend", "", map[string]any{"type": "signup", "email": "y@example.com"}))
 	e.clock.Add(61 * time.Second)
 	wantErr(t, e.do("POST", "/resend", "", map[string]any{"type": "signup", "email": "y@example.com"}), 429, "over_email_send_rate_limit")
+}
+
+// TestPasswordSignInLimitPerAddress: a guesser who spreads password
+// attempts at one account over many IPs still meets a limit, the
+// account's; other accounts keep signing in.
+func TestPasswordSignInLimitPerAddress(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "3/5m"})
+	e.signUpConfirmed("victim@example.com", "password1")
+	e.signUpConfirmed("bystander@example.com", "password1")
+	wantOK(t, e.do("POST", "/admin/users", e.serviceKey(), map[string]any{"phone": "+254700000042", "password": "password1", "phone_confirm": true}))
+	// signUpConfirmed spent one of each email's attempts; start afresh.
+	e.clock.Add(5 * time.Minute)
+
+	victim := func(pw string) map[string]any { return map[string]any{"email": "victim@example.com", "password": pw} }
+	phone := func(number, pw string) map[string]any { return map[string]any{"phone": number, "password": pw} }
+	steps := []struct {
+		name   string
+		ip     string
+		body   map[string]any
+		status int
+		code   string // "" for 200
+		wait   time.Duration
+	}{
+		{name: "guess 1", ip: "198.51.100.1", body: victim("guess-one"), status: 400, code: "invalid_credentials"},
+		{name: "guess 2", ip: "198.51.100.2", body: victim("guess-two"), status: 400, code: "invalid_credentials"},
+		// The address is matched case-insensitively, and so is it counted.
+		{name: "guess 3, other case", ip: "198.51.100.3", body: map[string]any{"email": "Victim@Example.COM", "password": "guess-three"}, status: 400, code: "invalid_credentials"},
+		{name: "guess 4 refused", ip: "198.51.100.4", body: victim("guess-four"), status: 429, code: "over_request_rate_limit"},
+		{name: "the right password too", ip: "198.51.100.5", body: victim("password1"), status: 429, code: "over_request_rate_limit"},
+		{name: "another account", ip: "198.51.100.5", body: map[string]any{"email": "bystander@example.com", "password": "password1"}, status: 200},
+		{name: "phone guess 1", ip: "198.51.100.6", body: phone("+254700000042", "guess-one"), status: 400, code: "invalid_credentials"},
+		{name: "phone guess 2, other spelling", ip: "198.51.100.7", body: phone("254 700 000 042", "guess-two"), status: 400, code: "invalid_credentials"},
+		{name: "phone guess 3", ip: "198.51.100.8", body: phone("+254700000042", "guess-three"), status: 400, code: "invalid_credentials"},
+		{name: "phone guess 4 refused", ip: "198.51.100.9", body: phone("+254700000042", "guess-four"), status: 429, code: "over_request_rate_limit"},
+		// 3 per 5 minutes refills one attempt every 100 s.
+		{name: "the owner, later", ip: "198.51.100.10", body: victim("password1"), status: 200, wait: 100 * time.Second},
+		{name: "and no more", ip: "198.51.100.11", body: victim("password1"), status: 429, code: "over_request_rate_limit"},
+	}
+	for _, st := range steps {
+		e.clock.Add(st.wait)
+		r := e.doH("POST", "/token?grant_type=password", "", st.body, map[string]string{"X-Forwarded-For": st.ip})
+		if st.code == "" {
+			if r.status != st.status {
+				t.Errorf("%s: %d %s, want %d", st.name, r.status, r.raw, st.status)
+			}
+			continue
+		}
+		if r.status != st.status || r.code() != st.code {
+			t.Errorf("%s: %d %s, want %d %s", st.name, r.status, r.raw, st.status, st.code)
+		}
+	}
 }
 
 func TestAnonymousAndEmailChange(t *testing.T) {

@@ -146,11 +146,28 @@ func TestGenerateLinkSignupAndInvite(t *testing.T) {
 }
 
 // oidcServer is a minimal OpenID Connect provider for the Google tests.
+// Like a real one it binds each code to its authorization request: the
+// token endpoint redeems a code once, only with the verifier of the
+// code_challenge it was issued for, and puts the request's nonce in the
+// id_token.
 type oidcServer struct {
 	*httptest.Server
 	key  jwk.Key
 	mu   sync.Mutex
 	next map[string]any
+	// lax turns the PKCE check off, as a provider that ignores
+	// code_challenge would: only the nonce is left to bind the code.
+	lax bool
+	// authorizations and exchanges record the requests the provider got:
+	// the authorization endpoint's query, the token endpoint's form.
+	authorizations []url.Values
+	exchanges      []url.Values
+}
+
+// grant is what the provider remembers of one issued code.
+type grant struct {
+	user                     map[string]any
+	challenge, method, nonce string
 }
 
 func newOIDCServer(t *testing.T, clientID, secret string) *oidcServer {
@@ -160,7 +177,7 @@ func newOIDCServer(t *testing.T, clientID, secret string) *oidcServer {
 	pub, _ := key.PublicKey()
 	_ = pub.Set(jwk.AlgorithmKey, jwa.RS256())
 	o := &oidcServer{key: key}
-	codes := map[string]map[string]any{}
+	codes := map[string]grant{}
 	mux := http.NewServeMux()
 	o.Server = httptest.NewServer(mux)
 	t.Cleanup(o.Close)
@@ -176,25 +193,41 @@ func newOIDCServer(t *testing.T, clientID, secret string) *oidcServer {
 	mux.HandleFunc("/auth", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		o.mu.Lock()
-		code := "c" + q.Get("state")[:8]
-		codes[code] = o.next
+		o.authorizations = append(o.authorizations, q)
+		code := "c" + rand.Text()
+		codes[code] = grant{user: o.next, challenge: q.Get("code_challenge"), method: q.Get("code_challenge_method"), nonce: q.Get("nonce")}
 		o.mu.Unlock()
 		http.Redirect(w, r, q.Get("redirect_uri")+"?code="+code+"&state="+url.QueryEscape(q.Get("state")), http.StatusFound)
 	})
 	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
 		o.mu.Lock()
-		user, ok := codes[r.Form.Get("code")]
+		o.exchanges = append(o.exchanges, r.Form)
+		g, ok := codes[r.Form.Get("code")]
 		delete(codes, r.Form.Get("code"))
+		lax := o.lax
 		o.mu.Unlock()
+		if ok && g.challenge != "" && !lax {
+			// RFC 7636 4.6; only S256, as Google and oidc-provider.
+			ok = g.method == "S256" && pkceS256(r.Form.Get("code_verifier")) == g.challenge
+		}
 		if !ok || r.Form.Get("client_secret") != secret || r.Form.Get("client_id") != clientID {
 			w.WriteHeader(400)
 			_, _ = w.Write([]byte(`{"error":"invalid_grant"}`))
 			return
 		}
 		claims := map[string]any{"iss": o.URL, "aud": clientID, "exp": time.Now().Add(time.Minute).Unix(), "iat": time.Now().Unix()}
-		for k, v := range user {
-			claims[k] = v
+		if g.nonce != "" {
+			claims["nonce"] = g.nonce
+		}
+		// The user's claims win, so a test can forge the nonce; a nil one
+		// drops the claim.
+		for k, v := range g.user {
+			if v == nil {
+				delete(claims, k)
+			} else {
+				claims[k] = v
+			}
 		}
 		payload, _ := json.Marshal(claims)
 		hdr := jws.NewHeaders()
@@ -205,40 +238,116 @@ func newOIDCServer(t *testing.T, clientID, secret string) *oidcServer {
 	return o
 }
 
-func TestGoogleOAuth(t *testing.T) {
-	t.Parallel()
+// setNext sets the claims of the provider user who signs in next.
+func (o *oidcServer) setNext(claims map[string]any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.next = claims
+}
+
+// setLax turns the provider's PKCE check off (true) or on.
+func (o *oidcServer) setLax(lax bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.lax = lax
+}
+
+// lastAuthorization and lastExchange are the newest requests the provider
+// got at its authorization and token endpoints.
+func (o *oidcServer) lastAuthorization() url.Values {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.authorizations[len(o.authorizations)-1]
+}
+
+func (o *oidcServer) lastExchange() url.Values {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.exchanges[len(o.exchanges)-1]
+}
+
+// newGoogleEnv is newEnv with Google sign-in served by a fresh oidcServer.
+func newGoogleEnv(t *testing.T) (*env, *oidcServer) { return newGoogleEnvWith(t, nil) }
+
+// newGoogleEnvWith is newGoogleEnv with more configuration (GOTRUE_* names).
+func newGoogleEnvWith(t *testing.T, vars map[string]string) (*env, *oidcServer) {
 	o := newOIDCServer(t, "cid", "csecret")
-	e := newEnv(t, map[string]string{"GOTRUE_EXTERNAL_GOOGLE_ENABLED": "true", "GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID": "cid",
-		"GOTRUE_EXTERNAL_GOOGLE_SECRET": "csecret", "GOTRUE_EXTERNAL_GOOGLE_ISSUER": o.URL})
+	m := map[string]string{"GOTRUE_EXTERNAL_GOOGLE_ENABLED": "true", "GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID": "cid",
+		"GOTRUE_EXTERNAL_GOOGLE_SECRET": "csecret", "GOTRUE_EXTERNAL_GOOGLE_ISSUER": o.URL}
+	for k, v := range vars {
+		m[k] = v
+	}
+	e := newEnv(t, m)
 	g := oidc.New(oidc.Config{Issuer: o.URL, ClientID: "cid", ClientSecret: "csecret", RedirectURI: "http://api.test/auth/v1/callback"})
 	e.app = New(Deps{Config: e.cfg, Log: discardLog(), Store: e.store, Mailer: e.mail, SMS: e.sms, Google: g, Now: e.clock.Now})
+	return e, o
+}
+
+// googleSignIn runs /authorize, the provider and /callback, and returns
+// where the callback sends the browser. claims, when not nil, replace the
+// provider user's; query is appended to /authorize.
+func (e *env) googleSignIn(o *oidcServer, claims map[string]any, query string) string {
+	e.t.Helper()
+	return e.googleCallback(e.googleAtCallback(o, claims, query).callback)
+}
+
+// atCallback is a sign-in stopped where the provider sends the browser
+// back: authURL is the authorization request, callback its answer (code
+// and state).
+type atCallback struct {
+	authURL  string
+	callback url.Values
+}
+
+// googleAtCallback runs /authorize and the provider, not /callback.
+func (e *env) googleAtCallback(o *oidcServer, claims map[string]any, query string) atCallback {
+	e.t.Helper()
+	if claims != nil {
+		o.setNext(claims)
+	}
+	r := e.do("GET", "/authorize?provider=google&redirect_to="+url.QueryEscape("http://app.test/home")+query, "", nil)
+	if r.status != 302 {
+		e.t.Fatalf("authorize %d %s", r.status, r.raw)
+	}
+	authURL := r.header.Get("Location")
+	return atCallback{authURL: authURL, callback: e.providerAnswer(authURL)}
+}
+
+// providerAnswer sends the browser to the provider's authorization URL and
+// returns the query of the callback it answers with: a new code each time.
+func (e *env) providerAnswer(authURL string) url.Values {
+	e.t.Helper()
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := c.Get(authURL)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	res.Body.Close()
+	cb, _ := url.Parse(res.Header.Get("Location"))
+	return cb.Query()
+}
+
+// googleCallback runs /callback with q and returns where it sends the
+// browser.
+func (e *env) googleCallback(q url.Values) string {
+	e.t.Helper()
+	r := e.do("GET", "/callback?"+q.Encode(), "", nil)
+	if r.status != 302 {
+		e.t.Fatalf("callback %d %s", r.status, r.raw)
+	}
+	return r.header.Get("Location")
+}
+
+func TestGoogleOAuth(t *testing.T) {
+	t.Parallel()
+	e, o := newGoogleEnv(t)
 
 	wantErr(t, e.do("GET", "/authorize?provider=github", "", nil), 400, "validation_failed")
 	// An existing password user with the same verified email gets the identity linked.
 	e.signUpConfirmed("g@gmail.example", "password1")
-	o.mu.Lock()
-	o.next = map[string]any{"sub": "g-123", "email": "g@gmail.example", "email_verified": true, "name": "G User", "picture": "http://p/x.png"}
-	o.mu.Unlock()
+	o.setNext(map[string]any{"sub": "g-123", "email": "g@gmail.example", "email_verified": true, "name": "G User", "picture": "http://p/x.png"})
 
-	run := func(query string) string {
-		r := e.do("GET", "/authorize?provider=google&redirect_to="+url.QueryEscape("http://app.test/home")+query, "", nil)
-		if r.status != 302 {
-			t.Fatalf("authorize %d %s", r.status, r.raw)
-		}
-		// The provider answers with a redirect to our callback.
-		c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		res, err := c.Get(r.header.Get("Location"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		cb, _ := url.Parse(res.Header.Get("Location"))
-		r = e.do("GET", "/callback?"+cb.RawQuery, "", nil)
-		if r.status != 302 {
-			t.Fatalf("callback %d %s", r.status, r.raw)
-		}
-		return r.header.Get("Location")
-	}
+	run := func(query string) string { return e.googleSignIn(o, nil, query) }
 	loc := run("")
 	frag := fragmentValues(loc)
 	if !strings.HasPrefix(loc, "http://app.test/home#access_token=") || frag.Get("provider_token") != "gat" {
@@ -261,8 +370,10 @@ func TestGoogleOAuth(t *testing.T) {
 	if s["provider_token"] != "gat" || str(s, "user", "email") != "g@gmail.example" {
 		t.Fatalf("pkce session %v", s)
 	}
-	// A forged state is refused.
+	// A forged state is refused, and so is another JWT signed with the same
+	// key: an access token names no sign-in.
 	wantErr(t, e.do("GET", "/callback?code=x&state=forged", "", nil), 400, "bad_oauth_state")
+	wantErr(t, e.do("GET", "/callback?code=x&state="+url.QueryEscape(frag.Get("access_token")), "", nil), 400, "bad_oauth_state")
 }
 
 func fragmentValues(loc string) url.Values {

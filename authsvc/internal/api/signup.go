@@ -237,8 +237,8 @@ func (a *API) signupAnonymous(c fiber.Ctx, p signupParams) error {
 	if !a.cfg.Auth.AnonymousEnabled {
 		return apierr.Unprocessable(apierr.CodeAnonymousProviderDisabled, "Anonymous sign-ins are disabled")
 	}
-	if !a.limits.anonymous.Allow(clientIP(c)) {
-		return apierr.TooManyRequests(apierr.CodeOverRequestRateLimit, "Request rate limit reached")
+	if err := allow(a.limits.anonymous, clientIP(c)); err != nil {
+		return err
 	}
 	ctx := c.Context()
 	var out any

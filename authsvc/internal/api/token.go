@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -54,6 +55,11 @@ func (a *API) passwordGrant(c fiber.Ctx, p tokenParams) error {
 		if !a.cfg.Auth.EmailEnabled {
 			return apierr.BadRequest(apierr.CodeEmailProviderDisabled, "Email logins are disabled")
 		}
+		// Keyed as the lookup matches (case-insensitively), so that
+		// changing the case does not open a fresh bucket.
+		if err := allow(a.limits.passwordSignIn, "email:"+strings.ToLower(strings.TrimSpace(p.Email))); err != nil {
+			return err
+		}
 		u, err = a.store.UserByEmail(ctx, p.Email)
 	case p.Phone != "":
 		if !a.cfg.Auth.PhoneEnabled {
@@ -62,6 +68,9 @@ func (a *API) passwordGrant(c fiber.Ctx, p tokenParams) error {
 		phone, perr := validatePhone(p.Phone)
 		if perr != nil {
 			return perr
+		}
+		if err := allow(a.limits.passwordSignIn, "phone:"+phone); err != nil {
+			return err
 		}
 		u, err = a.store.UserByPhone(ctx, phone)
 	default:

@@ -58,6 +58,11 @@ type RateLimits struct {
 	MFA Rate
 	// AnonymousUsers limits anonymous sign-ins per IP (GOTRUE_RATE_LIMIT_ANONYMOUS_USERS, default 30/1h).
 	AnonymousUsers Rate
+	// PasswordSignIn limits POST /token?grant_type=password per email or
+	// phone, whatever the IP (GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN, default
+	// 30/5m). KejaNest's own: GoTrue limits that grant per IP only, so
+	// many addresses can take turns guessing one account's password.
+	PasswordSignIn Rate
 }
 
 // SMTP is the outgoing mail server (GOTRUE_SMTP_*). An empty Host means mail
@@ -72,9 +77,11 @@ type SMTP struct {
 	MaxFrequency time.Duration
 }
 
-// SMS is the SMS provider (GOTRUE_SMS_*). Provider "" or "log" writes only
-// "SMS sent" lines to the log; "twilio" and "africastalking" post to their
-// HTTP APIs (the URL is overridable for tests).
+// SMS is the SMS provider (GOTRUE_SMS_*). Provider "" or "log" writes each
+// text to the service log, code included, except in production (KEJANEST_ENV)
+// where only "SMS sent" is written; "twilio" and "africastalking" post to
+// their HTTP APIs (the URL is overridable for tests). OTPExp defaults to
+// ten minutes, the code expiry (GoTrue's own default is 60 s).
 type SMS struct {
 	Provider     string
 	Autoconfirm  bool
@@ -190,6 +197,7 @@ func loadAuth(r *envconf.Reader) (Auth, error) {
 			OTP:            rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_OTP"),
 			MFA:            rate("15/1m", time.Minute, "GOTRUE_RATE_LIMIT_MFA"),
 			AnonymousUsers: rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS"),
+			PasswordSignIn: rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN"),
 		},
 		SMTP: SMTP{
 			Host:         r.String("", "GOTRUE_SMTP_HOST"),
@@ -203,7 +211,7 @@ func loadAuth(r *envconf.Reader) (Auth, error) {
 		SMS: SMS{
 			Provider:                r.String("log", "GOTRUE_SMS_PROVIDER"),
 			Autoconfirm:             r.Bool(false, "GOTRUE_SMS_AUTOCONFIRM"),
-			OTPExp:                  r.Duration(time.Minute, "GOTRUE_SMS_OTP_EXP"),
+			OTPExp:                  r.Duration(10*time.Minute, "GOTRUE_SMS_OTP_EXP"),
 			OTPLength:               r.Int(6, "GOTRUE_SMS_OTP_LENGTH"),
 			MaxFrequency:            r.Duration(time.Minute, "GOTRUE_SMS_MAX_FREQUENCY"),
 			Template:                r.String("Your code is {{ .Code }}", "GOTRUE_SMS_TEMPLATE"),

@@ -110,3 +110,49 @@ func TestDerived(t *testing.T) {
 		})
 	}
 }
+
+// TestAuthValues pins the defaults the issue and the README state, and how
+// the variables override them.
+func TestAuthValues(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		env     map[string]string
+		got     func(a Auth) any
+		want    any
+		wantErr string
+	}{
+		{name: "sms code expiry default", got: func(a Auth) any { return a.SMS.OTPExp }, want: 10 * time.Minute},
+		{name: "sms code expiry in seconds", env: map[string]string{"GOTRUE_SMS_OTP_EXP": "60"},
+			got: func(a Auth) any { return a.SMS.OTPExp }, want: time.Minute},
+		{name: "mail code expiry default", got: func(a Auth) any { return a.MailerOTPExp }, want: 10 * time.Minute},
+		{name: "password sign-in limit default", got: func(a Auth) any { return a.RateLimits.PasswordSignIn },
+			want: Rate{Events: 30, OverTime: 5 * time.Minute}},
+		{name: "password sign-in limit", env: map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "5/1m"},
+			got: func(a Auth) any { return a.RateLimits.PasswordSignIn }, want: Rate{Events: 5, OverTime: time.Minute}},
+		{name: "password sign-in limit, bare number", env: map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "10"},
+			got: func(a Auth) any { return a.RateLimits.PasswordSignIn }, want: Rate{Events: 10, OverTime: 5 * time.Minute}},
+		{name: "password sign-in limit off", env: map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "0"},
+			got: func(a Auth) any { return a.RateLimits.PasswordSignIn }, want: Rate{Events: 0, OverTime: 5 * time.Minute}},
+		{name: "password sign-in limit malformed", env: map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "often"},
+			wantErr: "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Load(envconf.FromMap(tt.env))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tt.got(c.Auth); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

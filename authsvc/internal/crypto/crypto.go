@@ -100,13 +100,19 @@ const (
 	PKCES256  = "s256"
 )
 
+// S256Challenge is the PKCE code_challenge of verifier under method S256
+// (RFC 7636 §4.2): base64url, unpadded, of its SHA-256.
+func S256Challenge(verifier string) string {
+	sum := sha256.Sum256([]byte(verifier))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
 // CheckPKCE reports whether verifier matches challenge under method
 // ("s256" or "plain", case-insensitive).
 func CheckPKCE(method, challenge, verifier string) bool {
 	switch strings.ToLower(method) {
 	case PKCES256:
-		sum := sha256.Sum256([]byte(verifier))
-		return Equal(base64.RawURLEncoding.EncodeToString(sum[:]), challenge)
+		return Equal(S256Challenge(verifier), challenge)
 	case PKCEPlain:
 		return Equal(verifier, challenge)
 	}

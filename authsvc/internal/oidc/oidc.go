@@ -1,11 +1,21 @@
 // Package oidc is a generic OpenID Connect relying party (authorization
 // code flow): discovery, the authorization URL, the code exchange and the
-// id_token check (signature from the provider's JWKS, iss, aud, exp).
-// Google is configured as one such provider.
+// id_token check (signature from the provider's JWKS, iss, aud, exp,
+// nonce). Google is configured as one such provider.
+//
+// Every sign-in is bound to one code verifier, which the caller keeps on the
+// server: the authorization request carries its PKCE challenge (RFC 7636)
+// and a nonce derived from it, and the exchange sends the verifier and
+// checks the nonce. A code or an id_token from another sign-in is then
+// refused, by the provider (the code was issued for another challenge) and
+// here (the id_token names another nonce).
 package oidc
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +28,8 @@ import (
 
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jws"
+
+	"github.com/kejanest/kejanest/authsvc/internal/crypto"
 )
 
 // Config names the provider and this client.
@@ -95,15 +107,39 @@ func (p *Provider) getJSON(ctx context.Context, u string, v any) error {
 	return json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v)
 }
 
+// ErrMismatch marks a token response that belongs to another sign-in: an
+// id_token without this sign-in's nonce, or userinfo about another subject.
+var ErrMismatch = errors.New("oidc: response does not belong to this sign-in")
+
+// NewVerifier returns a fresh PKCE code verifier: 32 random bytes as 43
+// base64url characters, the length and alphabet RFC 7636 section 4.1 asks.
+func NewVerifier() string { return crypto.SecureToken(32) }
+
+// nonce is the OpenID Connect nonce of the sign-in bound to verifier. It is
+// derived rather than drawn separately so that the one stored secret, the
+// verifier, binds both: an HMAC keyed with 256 random bits is as
+// unpredictable as a random nonce, and shows nothing of its key, although
+// the nonce travels through the browser and comes back in the id_token.
+// The label keeps it distinct from the challenge, SHA-256 of the verifier.
+func nonce(verifier string) string {
+	m := hmac.New(sha256.New, []byte(verifier))
+	m.Write([]byte("oidc nonce"))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
 // reserved are the parameters a caller may not override.
 var reserved = map[string]bool{"client_id": true, "redirect_uri": true, "response_type": true, "scope": true, "state": true,
 	"provider": true, "redirect_to": true, "scopes": true, "code_challenge": true, "code_challenge_method": true,
-	"skip_http_redirect": true, "flow_type": true}
+	"skip_http_redirect": true, "flow_type": true, "nonce": true, "code_verifier": true}
 
 // AuthCodeURL is where the browser goes to sign in: scope "openid email
-// profile" plus scopes, state, and the caller's extra parameters except
-// the reserved OAuth ones.
-func (p *Provider) AuthCodeURL(ctx context.Context, state string, scopes []string, extra url.Values) (string, error) {
+// profile" plus scopes, state, the PKCE challenge and the nonce of
+// verifier (from NewVerifier, kept by the caller for Exchange), and the
+// caller's extra parameters except the reserved OAuth ones.
+func (p *Provider) AuthCodeURL(ctx context.Context, state, verifier string, scopes []string, extra url.Values) (string, error) {
+	if verifier == "" {
+		return "", errors.New("oidc authorization: no code verifier")
+	}
 	m, err := p.discover(ctx)
 	if err != nil {
 		return "", err
@@ -125,6 +161,9 @@ func (p *Provider) AuthCodeURL(ctx context.Context, state string, scopes []strin
 	q.Set("response_type", "code")
 	q.Set("scope", strings.Join(sc, " "))
 	q.Set("state", state)
+	q.Set("code_challenge", crypto.S256Challenge(verifier))
+	q.Set("code_challenge_method", "S256")
+	q.Set("nonce", nonce(verifier))
 	sep := "?"
 	if strings.Contains(m.AuthorizationEndpoint, "?") {
 		sep = "&"
@@ -141,15 +180,20 @@ type Result struct {
 	RefreshToken string
 }
 
-// Exchange trades an authorization code for tokens and verifies the
-// id_token.
-func (p *Provider) Exchange(ctx context.Context, code string) (*Result, error) {
+// Exchange trades an authorization code for tokens with verifier, the one
+// AuthCodeURL was given for this sign-in, and verifies the id_token,
+// including its nonce. A response for another sign-in is an ErrMismatch.
+func (p *Provider) Exchange(ctx context.Context, code, verifier string) (*Result, error) {
+	if verifier == "" {
+		// Without it nothing ties the code to the sign-in.
+		return nil, errors.New("oidc token exchange: no code verifier")
+	}
 	m, err := p.discover(ctx)
 	if err != nil {
 		return nil, err
 	}
 	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {p.cfg.RedirectURI},
-		"client_id": {p.cfg.ClientID}, "client_secret": {p.cfg.ClientSecret}}
+		"client_id": {p.cfg.ClientID}, "client_secret": {p.cfg.ClientSecret}, "code_verifier": {verifier}}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.TokenEndpoint, strings.NewReader(form.Encode()))
 	if err != nil {
 		return nil, err
@@ -180,8 +224,20 @@ func (p *Provider) Exchange(ctx context.Context, code string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The nonce proves the id_token was issued for this sign-in's
+	// authorization request (OpenID Connect Core 3.1.3.7, step 11), even
+	// against a provider that does not enforce PKCE.
+	if got, _ := claims["nonce"].(string); !crypto.Equal(got, nonce(verifier)) {
+		return nil, fmt.Errorf("%w: id_token nonce", ErrMismatch)
+	}
 	if _, ok := claims["email"]; !ok && m.UserinfoEndpoint != "" && tr.AccessToken != "" {
 		if info, err := p.userinfo(ctx, m.UserinfoEndpoint, tr.AccessToken); err == nil {
+			// Userinfo about anyone but the id_token's subject must not be
+			// used (OpenID Connect Core 5.3.2); an access token that answers
+			// for someone else is not this sign-in's.
+			if sub, _ := info["sub"].(string); sub != claims["sub"] {
+				return nil, fmt.Errorf("%w: userinfo sub %q, id_token sub %q", ErrMismatch, sub, claims["sub"])
+			}
 			for k, v := range info {
 				if _, exists := claims[k]; !exists {
 					claims[k] = v

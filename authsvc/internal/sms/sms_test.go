@@ -47,12 +47,38 @@ func TestProviders(t *testing.T) {
 	}
 }
 
-func TestLogNeverWritesTheText(t *testing.T) {
+// TestLogRevealsOnlyInDevelopment: the log provider is how a developer
+// reads a phone code, and must never put one in production logs.
+func TestLogRevealsOnlyInDevelopment(t *testing.T) {
 	t.Parallel()
-	var buf bytes.Buffer
-	l := &Log{Log: slog.New(slog.NewJSONHandler(&buf, nil))}
-	_ = l.Send(context.Background(), "254700000001", "Your code is 654321", "sms")
-	if strings.Contains(buf.String(), "654321") || strings.Contains(buf.String(), "254700000001") {
-		t.Errorf("log leaks: %s", buf.String())
+	const phone, code = "254700000001", "654321"
+	tests := []struct {
+		name   string
+		reveal bool
+		// wantText: the line carries the code and the whole number.
+		wantText bool
+	}{
+		{name: "development", reveal: true, wantText: true},
+		{name: "production", reveal: false, wantText: false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var buf bytes.Buffer
+			l := &Log{Log: slog.New(slog.NewJSONHandler(&buf, nil)), Reveal: tc.reveal}
+			if err := l.Send(context.Background(), phone, "Your code is "+code, "whatsapp"); err != nil {
+				t.Fatal(err)
+			}
+			line := buf.String()
+			if got := strings.Contains(line, code); got != tc.wantText {
+				t.Errorf("code in the log = %v, want %v: %s", got, tc.wantText, line)
+			}
+			if got := strings.Contains(line, phone); got != tc.wantText {
+				t.Errorf("whole number in the log = %v, want %v: %s", got, tc.wantText, line)
+			}
+			if !strings.Contains(line, "whatsapp") || !strings.Contains(line, "001") {
+				t.Errorf("the line does not say which channel and number: %s", line)
+			}
+		})
 	}
 }

@@ -216,6 +216,12 @@ func (q *Q) UpdateIdentity(ctx context.Context, i *Identity, now time.Time) erro
 	return wrap("update identity", err)
 }
 
+// DeleteIdentitiesExcept removes every identity of a user but keep.
+func (q *Q) DeleteIdentitiesExcept(ctx context.Context, userID, keep string) error {
+	_, err := q.db.Exec(ctx, `delete from auth.identities where user_id::text = $1 and id::text <> $2`, userID, keep)
+	return wrap("delete identities", err)
+}
+
 // IdentitiesByUser lists a user's identities, oldest first.
 func (q *Q) IdentitiesByUser(ctx context.Context, userID string) ([]*Identity, error) {
 	rows, err := q.db.Query(ctx, `select `+identityCols+` from auth.identities where user_id::text = $1 order by created_at, id`, userID)
