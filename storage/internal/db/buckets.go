@@ -109,7 +109,7 @@ func (t *Tx) CreateBucket(ctx context.Context, in BucketInput, owner string) err
 		typ = "STANDARD"
 	}
 	_, err := t.tx.Exec(ctx, `insert into storage.buckets (id, name, owner, owner_id, public, file_size_limit, allowed_mime_types, type)
-		values ($1, $2, nullif($3, '')::uuid, nullif($3, ''), $4, $5, $6, $7)`,
+		values ($1, $2, `+ownerUUID+`, nullif($3, ''), $4, $5, $6, $7)`,
 		in.ID, in.Name, owner, pub, in.FileSizeLimit, in.AllowedMimeTypes, typ)
 	if err != nil {
 		if e := mapErr(err); isCode(e, storageerr.CodeKeyAlreadyExists) {

@@ -28,6 +28,13 @@ type Object struct {
 	LastAccessedAt time.Time       `json:"last_accessed_at"`
 }
 
+// ownerUUID is the deprecated uuid owner column's value for the caller's
+// id in $3. As upstream, it is set only when the id is a UUID, while owner_id
+// (text) always holds it: a JWT from another issuer whose sub is not a UUID
+// must still upload, and a bare ::uuid cast would fail every such insert.
+// The regex is the canonical text form, which the cast always accepts.
+const ownerUUID = `case when $3 ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then $3::uuid end`
+
 const objectCols = `id::text, bucket_id, name, owner::text, owner_id, metadata, user_metadata, version, created_at, updated_at, last_accessed_at`
 
 func scanObject(row pgx.Row) (Object, error) {
@@ -70,7 +77,7 @@ func nullJSON(b json.RawMessage) any {
 func (t *Tx) InsertObject(ctx context.Context, in ObjectInput) (string, error) {
 	var id string
 	err := t.tx.QueryRow(ctx, `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
-		values ($1, $2, nullif($3, '')::uuid, nullif($3, ''), $4::jsonb, $5::jsonb, $6)
+		values ($1, $2, `+ownerUUID+`, nullif($3, ''), $4::jsonb, $5::jsonb, $6)
 		returning id::text`,
 		in.Bucket, in.Name, in.Owner, nullJSON(in.Metadata), nullJSON(in.UserMetadata), in.Version).Scan(&id)
 	if err != nil {
@@ -86,7 +93,7 @@ func (t *Tx) UpsertObject(ctx context.Context, in ObjectInput) (id string, oldVe
 			select version from storage.objects where bucket_id = $1 and name = $2
 		)
 		insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
-		values ($1, $2, nullif($3, '')::uuid, nullif($3, ''), $4::jsonb, $5::jsonb, $6)
+		values ($1, $2, `+ownerUUID+`, nullif($3, ''), $4::jsonb, $5::jsonb, $6)
 		on conflict (bucket_id, name) do update set
 			owner = excluded.owner, owner_id = excluded.owner_id, metadata = excluded.metadata,
 			user_metadata = excluded.user_metadata, version = excluded.version, last_accessed_at = now()
@@ -129,7 +136,7 @@ func (t *Tx) MoveObject(ctx context.Context, bucket, name, dstBucket, dstName, v
 // InsertObjectRow creates a row and returns it whole (copy).
 func (t *Tx) InsertObjectRow(ctx context.Context, in ObjectInput, upsert bool) (Object, error) {
 	sql := `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
-		values ($1, $2, nullif($3, '')::uuid, nullif($3, ''), $4::jsonb, $5::jsonb, $6)`
+		values ($1, $2, ` + ownerUUID + `, nullif($3, ''), $4::jsonb, $5::jsonb, $6)`
 	if upsert {
 		sql += ` on conflict (bucket_id, name) do update set owner = excluded.owner, owner_id = excluded.owner_id,
 			metadata = excluded.metadata, user_metadata = excluded.user_metadata, version = excluded.version`

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -220,5 +221,96 @@ func TestHelpers(t *testing.T) {
 	})
 	if err != nil || len(tokens) != 2 || tokens[0] != alice {
 		t.Errorf("path_tokens = %v, %v", tokens, err)
+	}
+}
+
+// TestOwnerColumns: every statement that writes owner sets the uuid column
+// only for a UUID id and always sets owner_id, so a caller whose JWT sub is
+// not a UUID (another issuer's user id) can still write.
+func TestOwnerColumns(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := context.Background()
+	upper := "00000000-0000-4000-8000-00000000ABCD"
+	ptr := func(s string) *string { return &s }
+	objectWriters := []struct {
+		op    string
+		write func(tx *Tx, in ObjectInput) error
+	}{
+		{"InsertObject", func(tx *Tx, in ObjectInput) error { _, err := tx.InsertObject(ctx, in); return err }},
+		{"UpsertObject", func(tx *Tx, in ObjectInput) error { _, _, err := tx.UpsertObject(ctx, in); return err }},
+		{"InsertObjectRow", func(tx *Tx, in ObjectInput) error { _, err := tx.InsertObjectRow(ctx, in, false); return err }},
+		{"InsertObjectRow upsert", func(tx *Tx, in ObjectInput) error { _, err := tx.InsertObjectRow(ctx, in, true); return err }},
+	}
+	tests := []struct {
+		name, sub          string
+		wantOwner, wantOID *string
+	}{
+		{"uuid", alice, ptr(alice), ptr(alice)},
+		{"upper-case uuid", upper, ptr(strings.ToLower(upper)), ptr(upper)},
+		{"external issuer", "auth0|64b7f1c2e4", nil, ptr("auth0|64b7f1c2e4")},
+		{"almost a uuid", alice + "0", nil, ptr(alice + "0")},
+		{"uuid with injection", alice + "' or true --", nil, ptr(alice + "' or true --")},
+		{"no subject", "", nil, nil},
+	}
+	same := func(a, b *string) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
+	show := func(p *string) string {
+		if p == nil {
+			return "NULL"
+		}
+		return *p
+	}
+	for i, tt := range tests {
+		c := Caller{Role: RoleService, Subject: tt.sub}
+		for _, w := range objectWriters {
+			op := w.op
+			name := fmt.Sprintf("owner-%d/%s", i, strings.ReplaceAll(op, " ", "-"))
+			var o Object
+			err := s.Write(ctx, c, func(tx *Tx) error {
+				if err := w.write(tx, ObjectInput{Bucket: "images", Name: name, Owner: tt.sub, Version: "v"}); err != nil {
+					return err
+				}
+				var err error
+				o, err = tx.GetObject(ctx, "images", name)
+				return err
+			})
+			if err != nil {
+				t.Errorf("%s %s: %v", tt.name, op, err)
+				continue
+			}
+			if !same(o.Owner, tt.wantOwner) || !same(o.OwnerID, tt.wantOID) {
+				t.Errorf("%s %s: owner %s, owner_id %s; want %s, %s", tt.name, op, show(o.Owner), show(o.OwnerID), show(tt.wantOwner), show(tt.wantOID))
+			}
+		}
+		id := fmt.Sprintf("owner-%d", i)
+		var b Bucket
+		err := s.Write(ctx, c, func(tx *Tx) error {
+			if err := tx.CreateBucket(ctx, BucketInput{ID: id, Name: id}, tt.sub); err != nil {
+				return err
+			}
+			var err error
+			b, err = tx.GetBucket(ctx, id)
+			return err
+		})
+		if err != nil {
+			t.Errorf("%s CreateBucket: %v", tt.name, err)
+		} else if !same(b.Owner, tt.wantOwner) || !same(b.OwnerID, tt.wantOID) {
+			t.Errorf("%s CreateBucket: owner %s, owner_id %s; want %s, %s", tt.name, show(b.Owner), show(b.OwnerID), show(tt.wantOwner), show(tt.wantOID))
+		}
+	}
+
+	// An overwrite by a non-UUID caller clears the uuid owner it replaces.
+	ext := Caller{Role: RoleService, Subject: "github|4242"}
+	var o Object
+	err := s.Write(ctx, ext, func(tx *Tx) error {
+		if _, _, err := tx.UpsertObject(ctx, ObjectInput{Bucket: "images", Name: alice + "/a.jpg", Owner: ext.Subject, Version: "w"}); err != nil {
+			return err
+		}
+		var err error
+		o, err = tx.GetObject(ctx, "images", alice+"/a.jpg")
+		return err
+	})
+	if err != nil || o.Owner != nil || o.OwnerID == nil || *o.OwnerID != "github|4242" {
+		t.Errorf("overwrite by github|4242: owner %s, owner_id %s, %v", show(o.Owner), show(o.OwnerID), err)
 	}
 }

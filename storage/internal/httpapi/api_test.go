@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -30,13 +31,40 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // backend in a temp dir, and the bearer tokens of service_role and a user.
 func apiApp(t *testing.T) (app *fiber.App, serviceKey, userKey string) {
 	t.Helper()
+	app, serviceKey, userKey, _ = apiAppDB(t)
+	return app, serviceKey, userKey
+}
+
+// apiAppDB is apiApp that also hands back the database, for tests that add
+// their own policies as superuser.
+func apiAppDB(t *testing.T) (app *fiber.App, serviceKey, userKey string, pdb *pgtest.DB) {
+	t.Helper()
+	a := newTestAPI(t, 1<<20)
+	return a.app, a.serviceKey, a.userKey, a.db
+}
+
+// testAPI is the whole service in process with its database and the
+// directory of its file backend.
+type testAPI struct {
+	app                 *fiber.App
+	serviceKey, userKey string
+	db                  *pgtest.DB
+	dir                 string
+}
+
+// newTestAPI starts the service against a fresh database with the given
+// global object size limit (FILE_SIZE_LIMIT), as main wires it: the
+// service's limit and the HTTP body limit both come from it.
+func newTestAPI(t *testing.T, fileSizeLimit int) *testAPI {
+	t.Helper()
 	pdb := pgtest.New(t, pgtest.Options{})
 	pool, err := pgxpool.New(context.Background(), pdb.URLAs("authenticator"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	be, err := backend.NewFile(t.TempDir())
+	dir := t.TempDir()
+	be, err := backend.NewFile(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,12 +77,12 @@ func apiApp(t *testing.T) (app *fiber.App, serviceKey, userKey string) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	svc := &objects.Service{DB: db.New(pool), Backend: be, Signer: signer, FileSizeLimit: 1 << 20, Log: log}
-	app = New(Deps{Log: log, FileSizeLimit: 1 << 20, Service: svc, Verifier: verifier})
+	svc := &objects.Service{DB: db.New(pool), Backend: be, Signer: signer, FileSizeLimit: int64(fileSizeLimit), Log: log}
+	app := New(Deps{Log: log, FileSizeLimit: fileSizeLimit, Service: svc, Verifier: verifier})
 	exp := time.Now().Add(time.Hour).Unix()
-	serviceKey, _ = jwtverify.SignHS256(map[string]any{"role": "service_role", "exp": exp}, []byte(devkeys.JWTSecret))
-	userKey, _ = jwtverify.SignHS256(map[string]any{"role": "authenticated", "sub": "00000000-0000-4000-8000-000000000001", "exp": exp}, []byte(devkeys.JWTSecret))
-	return app, serviceKey, userKey
+	serviceKey, _ := jwtverify.SignHS256(map[string]any{"role": "service_role", "exp": exp}, []byte(devkeys.JWTSecret))
+	userKey, _ := jwtverify.SignHS256(map[string]any{"role": "authenticated", "sub": "00000000-0000-4000-8000-000000000001", "exp": exp}, []byte(devkeys.JWTSecret))
+	return &testAPI{app: app, serviceKey: serviceKey, userKey: userKey, db: pdb, dir: dir}
 }
 
 type call struct {
@@ -192,5 +220,130 @@ func TestSignedURLs(t *testing.T) {
 	}
 	if status, _, body := put.do(t, app); status != 400 || !strings.Contains(body, "already been used") {
 		t.Errorf("second signed upload: %d %s", status, body)
+	}
+}
+
+// TestNonUUIDSubject: a user whose JWT sub is not a UUID (another issuer's
+// id) uploads, directly and through a signed upload URL; the rows carry the
+// id in owner_id and leave the uuid owner column empty, as upstream.
+func TestNonUUIDSubject(t *testing.T) {
+	t.Parallel()
+	app, svc, _, pdb := apiAppDB(t)
+	ctx := context.Background()
+	su, err := pgxpool.New(ctx, pdb.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer su.Close()
+	// The app's buckets key their policies on auth.uid(), a uuid; this one
+	// compares the raw sub, as a project using another issuer would.
+	if _, err := su.Exec(ctx, `
+		create policy ext_insert on storage.objects for insert to authenticated
+			with check (bucket_id = 'ext' and owner_id = auth.jwt() ->> 'sub');
+		create policy ext_select on storage.objects for select to authenticated
+			using (bucket_id = 'ext' and owner_id = auth.jwt() ->> 'sub');
+		create policy ext_delete on storage.objects for delete to authenticated
+			using (bucket_id = 'ext' and owner_id = auth.jwt() ->> 'sub');
+	`); err != nil {
+		t.Fatalf("policies: %v", err)
+	}
+	sub := "auth0|64b7f1c2e4a1"
+	key, _ := jwtverify.SignHS256(map[string]any{"role": "authenticated", "sub": sub, "exp": time.Now().Add(time.Hour).Unix()}, []byte(devkeys.JWTSecret))
+	if status, _, body := (call{method: "POST", target: "/bucket", key: svc, contentType: "application/json", body: []byte(`{"name":"ext"}`)}).do(t, app); status != 200 {
+		t.Fatalf("create bucket: %d %s", status, body)
+	}
+	if status, _, body := (call{method: "POST", target: "/object/ext/a.txt", key: key, contentType: "text/plain", body: []byte("hi")}).do(t, app); status != 200 {
+		t.Fatalf("upload as %s: %d %s", sub, status, body)
+	}
+	status, _, body := call{method: "POST", target: "/object/upload/sign/ext/b.txt", key: key}.do(t, app)
+	var up struct{ URL string }
+	if status != 200 || json.Unmarshal([]byte(body), &up) != nil {
+		t.Fatalf("sign upload as %s: %d %s", sub, status, body)
+	}
+	if status, _, body := (call{method: "PUT", target: up.URL, contentType: "text/plain", body: []byte("hey")}).do(t, app); status != 200 {
+		t.Fatalf("signed upload for %s: %d %s", sub, status, body)
+	}
+	status, _, body = call{method: "DELETE", target: "/object/ext", key: key, contentType: "application/json", body: []byte(`{"prefixes":["a.txt","b.txt"]}`)}.do(t, app)
+	var rows []struct {
+		Name    string
+		Owner   *string `json:"owner"`
+		OwnerID *string `json:"owner_id"`
+	}
+	if status != 200 || json.Unmarshal([]byte(body), &rows) != nil || len(rows) != 2 {
+		t.Fatalf("delete as %s: %d %s", sub, status, body)
+	}
+	for _, r := range rows {
+		if r.Owner != nil || r.OwnerID == nil || *r.OwnerID != sub {
+			t.Errorf("%s: owner %v, owner_id %v; want null, %s", r.Name, r.Owner, r.OwnerID, sub)
+		}
+	}
+}
+
+// TestWebPUploadStripsMetadata: a WebP photo uploaded to the images bucket
+// is stored without its EXIF and XMP chunks (GPS location), and its size is
+// the stored bytes'.
+func TestWebPUploadStripsMetadata(t *testing.T) {
+	t.Parallel()
+	app, _, usr := apiApp(t)
+	chunk := func(fourCC, payload string) string {
+		var n [4]byte
+		binary.LittleEndian.PutUint32(n[:], uint32(len(payload)))
+		if len(payload)%2 == 1 {
+			payload += "\x00"
+		}
+		return fourCC + string(n[:]) + payload
+	}
+	riff := func(chunks ...string) []byte {
+		b := []byte("RIFF\x00\x00\x00\x00WEBP" + strings.Join(chunks, ""))
+		binary.LittleEndian.PutUint32(b[4:], uint32(len(b)-8))
+		return b
+	}
+	// A 1×1 lossless frame behind a VP8X header that announces EXIF and XMP.
+	frame := chunk("VP8L", "\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07")
+	photo := riff(chunk("VP8X", "\x0c\x00\x00\x00\x00\x00\x00\x00\x00\x00"), frame,
+		chunk("EXIF", "MM\x00\x2a\x00\x00\x00\x08GPSLatitude=-1.2921"), chunk("XMP ", "<exif:GPSLongitude>36.8219</exif:GPSLongitude>"))
+	want := riff(chunk("VP8X", "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), frame)
+	checkUploadStripsGPS(t, app, usr, "p.webp", "image/webp", photo, want, photo[:len(photo)-4])
+}
+
+// TestGIFUploadStripsMetadata: an animated GIF uploaded to the images
+// bucket is stored without its comment and XMP extensions (GPS location)
+// or the bytes after its trailer, with its loop extension and frames.
+func TestGIFUploadStripsMetadata(t *testing.T) {
+	t.Parallel()
+	app, _, usr := apiApp(t)
+	gif := func(blocks ...string) []byte {
+		// 1×1 screen, two-colour global table, the blocks, the trailer.
+		return []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff" + strings.Join(blocks, "") + ";")
+	}
+	frame := ",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02\x44\x01\x00"
+	loop := "!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+	control := "!\xf9\x04\x04\x0a\x00\x00\x00"
+	comment := "!\xfe\x13GPSLatitude=-1.2921\x00"
+	xmp := "!\xff\x0bXMP DataXMP\x2e<exif:GPSLongitude>36.8219</exif:GPSLongitude>\x00"
+	photo := append(gif(loop, comment, control, frame, xmp, control, frame), "GPS junk"...)
+	want := gif(loop, control, frame, control, frame)
+	checkUploadStripsGPS(t, app, usr, "p.gif", "image/gif", photo, want, want[:len(want)-1])
+}
+
+// checkUploadStripsGPS uploads photo (which carries GPS metadata) as name
+// to the images bucket and checks that exactly want is served back, without
+// "GPS", and that broken, a malformed file of the same type, is refused
+// with a 422.
+func checkUploadStripsGPS(t *testing.T, app *fiber.App, usr, name, ct string, photo, want, broken []byte) {
+	t.Helper()
+	path := "/object/images/00000000-0000-4000-8000-000000000001/" + name
+	if status, _, body := (call{method: "POST", target: path, key: usr, contentType: ct, body: photo}).do(t, app); status != 200 {
+		t.Fatalf("upload: %d %s", status, body)
+	}
+	status, h, body := call{method: "GET", target: "/object/public/images/00000000-0000-4000-8000-000000000001/" + name}.do(t, app)
+	if status != 200 || body != string(want) || h["content-type"] != ct {
+		t.Errorf("download: %d %s % x\nwant % x", status, h["content-type"], body, want)
+	}
+	if strings.Contains(body, "GPS") {
+		t.Error("GPS metadata was stored")
+	}
+	if status, _, body := (call{method: "POST", target: path, key: usr, contentType: ct, headers: map[string]string{"x-upsert": "true"}, body: broken}).do(t, app); status != 400 || !strings.Contains(body, `"statusCode":"422"`) {
+		t.Errorf("malformed upload: %d %s, want a 422", status, body)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kejanest/kejanest/storage/internal/db"
 	"github.com/kejanest/kejanest/storage/internal/objects"
+	"github.com/kejanest/kejanest/storage/internal/storageerr"
 )
 
 func (h *handlers) listBuckets(c fiber.Ctx) error {
@@ -75,6 +76,10 @@ func (h *handlers) bucketInput(c fiber.Ctx) (db.BucketInput, error) {
 		lim, err := objects.ParseFileSizeLimit(b.FileSizeLimit)
 		if err != nil {
 			return in, err
+		}
+		// Upstream's parseMaxSizeLimit: never above the global limit.
+		if lim != nil && h.svc.FileSizeLimit > 0 && *lim > h.svc.FileSizeLimit {
+			return in, storageerr.EntityTooLarge()
 		}
 		in.FileSizeLimit, in.SetLimit = lim, true
 	}

@@ -168,9 +168,14 @@ func (h *handlers) download(access objects.Access) fiber.Handler {
 		if d.NotModified {
 			return c.SendStatus(fiber.StatusNotModified)
 		}
-		if m.Mimetype != "" {
+		switch {
+		case strings.Contains(strings.ToLower(m.Mimetype), "text/html"):
+			// Upstream's normalizeContentType: uploaded HTML is never
+			// served as HTML from the API's origin.
+			c.Set(fiber.HeaderContentType, fiber.MIMETextPlain)
+		case m.Mimetype != "":
 			c.Set(fiber.HeaderContentType, m.Mimetype)
-		} else {
+		default:
 			c.Set(fiber.HeaderContentType, fiber.MIMEOctetStream)
 		}
 		c.Set(fiber.HeaderAcceptRanges, "bytes")
@@ -205,18 +210,20 @@ func (h *handlers) info(public bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		who, err := h.caller(c)
-		if err != nil {
-			return err
-		}
 		var o any
 		if public {
+			// No auth on the public route: a bad token is ignored, as by
+			// the public download.
 			obj, err := h.svc.PublicInfo(c.Context(), bucket, name)
 			if err != nil {
 				return err
 			}
 			o = infoBody(obj)
 		} else {
+			who, err := h.caller(c)
+			if err != nil {
+				return err
+			}
 			obj, err := h.svc.Info(c.Context(), who, bucket, name)
 			if err != nil {
 				return err

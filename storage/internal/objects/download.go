@@ -104,6 +104,9 @@ func (s *Service) Download(ctx context.Context, c db.Caller, g Get) (Download, e
 		o, err = tx.GetObject(ctx, g.Bucket, g.Name)
 		return err
 	}); err != nil {
+		if g.Access == AccessCaller {
+			err = s.missing(ctx, g.Bucket, err)
+		}
 		return Download{}, err
 	}
 	d := Download{Object: o, Meta: ParseMeta(o)}
@@ -146,8 +149,18 @@ func etagMatch(header, etag string) bool {
 	return false
 }
 
-// Info is GET /object/info: the row read as the caller.
+// Info is GET /object/info: the row read as the caller; NoSuchBucket when
+// the bucket does not exist.
 func (s *Service) Info(ctx context.Context, c db.Caller, bucket, name string) (db.Object, error) {
+	o, err := s.readObject(ctx, c, bucket, name)
+	if err != nil {
+		return o, s.missing(ctx, bucket, err)
+	}
+	return o, nil
+}
+
+// readObject reads the row as c: NoSuchKey when c cannot see it.
+func (s *Service) readObject(ctx context.Context, c db.Caller, bucket, name string) (db.Object, error) {
 	if err := CheckBucket(bucket); err != nil {
 		return db.Object{}, err
 	}
@@ -163,6 +176,23 @@ func (s *Service) Info(ctx context.Context, c db.Caller, bucket, name string) (d
 	return o, err
 }
 
+// missing turns the NoSuchKey of an object read into NoSuchBucket when the
+// bucket itself does not exist, as upstream (which looks the bucket up as
+// superuser first); the lookup only runs on that failure path.
+func (s *Service) missing(ctx context.Context, bucket string, err error) error {
+	var e *storageerr.Error
+	if !errors.As(err, &e) || e.Code != storageerr.CodeNoSuchKey {
+		return err
+	}
+	if _, berr := s.bucketFor(ctx, bucket); berr != nil {
+		var be *storageerr.Error
+		if errors.As(berr, &be) && be.Code == storageerr.CodeNoSuchBucket {
+			return berr
+		}
+	}
+	return err
+}
+
 // PublicInfo is GET /object/info/public/…: the object of a public bucket.
 func (s *Service) PublicInfo(ctx context.Context, bucket, name string) (db.Object, error) {
 	b, err := s.bucketFor(ctx, bucket)
@@ -172,5 +202,5 @@ func (s *Service) PublicInfo(ctx context.Context, bucket, name string) (db.Objec
 	if !b.Public {
 		return db.Object{}, storageerr.NoSuchBucket()
 	}
-	return s.Info(ctx, db.Service(), bucket, name)
+	return s.readObject(ctx, db.Service(), bucket, name)
 }

@@ -2,6 +2,8 @@ package objects
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/gif"
@@ -9,7 +11,9 @@ import (
 	"image/png"
 	"io"
 	"net/http"
+	"runtime/pprof"
 	"strconv"
+	"sync"
 
 	"github.com/kejanest/kejanest/storage/internal/storageerr"
 )
@@ -25,6 +29,14 @@ const (
 	// maxImageHeader bounds the bytes image.DecodeConfig may read to find
 	// the dimensions (JPEG APP segments come first).
 	maxImageHeader = 1 << 20
+	// maxHeldImageBytes bounds a WebP or GIF held in memory while its
+	// metadata is stripped. Neither can be streamed: a WebP's RIFF size
+	// comes first and its metadata chunks usually last, and nothing in a
+	// GIF's header gives its length while a malformed block near its end
+	// must refuse the whole file before a byte of it is stored. It is what
+	// re-encoding the largest JPEG or PNG allowed already holds (4 bytes a
+	// pixel).
+	maxHeldImageBytes = 4 * MaxImagePixels
 )
 
 // CheckDimensions refuses an image whose declared size is absurd.
@@ -41,18 +53,42 @@ func CheckDimensions(w, h int) error {
 //   - image/jpeg and image/png are decoded and re-encoded, which drops EXIF
 //     (GPS location included) and every other metadata chunk; a JPEG's EXIF
 //     orientation is applied to the pixels first;
-//   - image/gif has its dimensions checked and is stored as sent;
+//   - image/webp has its EXIF and XMP chunks cut out of the container (Go
+//     has no WebP encoder) and is otherwise stored as sent;
+//   - image/gif has its comment, plain text and application extensions
+//     (XMP, ICC) cut out of the stream, the animation loop's excepted, and
+//     bytes after its trailer dropped; its frames are stored as sent;
 //   - anything else passes through untouched.
 //
 // For images, the header is read first and the declared dimensions checked
-// (CheckDimensions) before decoding. The compressed bytes are streamed into
-// the decoder, never held whole; the re-encoded image is produced through a
-// pipe as the returned reader is read. Errors surface from that reader as
-// *storageerr.Error for bad images.
-func Sanitize(r io.Reader, contentType string) (io.Reader, error) {
+// (CheckDimensions) before decoding. JPEG and PNG bytes are streamed into
+// the decoder, never held whole, and the re-encoded image is produced
+// through a pipe as the returned reader is read; a WebP is held whole (at
+// most maxHeldImageBytes), as its size field must be rewritten before the first
+// byte goes out, and so is a GIF (under the same bound), as a malformed
+// block anywhere in it refuses it; a GIF's logical screen and each of its
+// frames are dimension-checked. Errors surface as *storageerr.Error for
+// bad images.
+//
+// The caller must Close the result on every path, and before it reads r
+// again: Close stops a re-encoder that was not read to the end (a failed
+// backend write) and waits for it, so no goroutine is left blocked on the
+// pipe holding the decoded image, and none reads r once Close returns.
+func Sanitize(r io.Reader, contentType string) (io.ReadCloser, error) {
 	t := BaseType(contentType)
-	if t != "image/jpeg" && t != "image/png" && t != "image/gif" {
-		return r, nil
+	if t == "image/webp" || t == "image/gif" {
+		strip := sanitizeWebP
+		if t == "image/gif" {
+			strip = sanitizeGIF
+		}
+		out, err := strip(r)
+		if err != nil {
+			return nil, err
+		}
+		return io.NopCloser(out), nil
+	}
+	if t != "image/jpeg" && t != "image/png" {
+		return io.NopCloser(r), nil
 	}
 	var head bytes.Buffer
 	cfg, format, err := image.DecodeConfig(io.TeeReader(io.LimitReader(r, maxImageHeader), &head))
@@ -66,18 +102,60 @@ func Sanitize(r io.Reader, contentType string) (io.Reader, error) {
 		return nil, storageerr.InvalidMimeType(t)
 	}
 	whole := io.MultiReader(&head, r)
-	if t == "image/gif" {
-		return whole, nil
-	}
 	orientation := 1
 	if t == "image/jpeg" {
 		orientation = exifOrientation(head.Bytes())
 	}
+	return startReencoder(whole, t, orientation), nil
+}
+
+// errAbandoned ends a re-encoder whose output is no longer wanted.
+var errAbandoned = errors.New("re-encoded image abandoned")
+
+// reencoder is the read end of a re-encoding goroutine's pipe.
+type reencoder struct {
+	*io.PipeReader
+	stop chan struct{} // closed by Close: the goroutine's input fails
+	done chan struct{} // closed when the goroutine has returned
+	once sync.Once
+}
+
+// startReencoder re-encodes in from a goroutine labelled storage=reencode,
+// so a goroutine dump shows what it is (and a test can count them).
+func startReencoder(in io.Reader, t string, orientation int) *reencoder {
 	pr, pw := io.Pipe()
-	go func() {
-		pw.CloseWithError(reencode(pw, whole, t, orientation))
-	}()
-	return pr, nil
+	re := &reencoder{PipeReader: pr, stop: make(chan struct{}), done: make(chan struct{})}
+	go pprof.Do(context.Background(), pprof.Labels("storage", "reencode"), func(context.Context) {
+		defer close(re.done)
+		pw.CloseWithError(reencode(pw, stopReader{r: in, stop: re.stop}, t, orientation))
+	})
+	return re
+}
+
+// Close abandons the output: a decoder still reading fails at its next
+// read, an encoder blocked on the pipe fails its write. It returns once
+// the goroutine has, which may wait for a read of the upload in flight.
+func (re *reencoder) Close() error {
+	re.once.Do(func() { close(re.stop) })
+	re.PipeReader.CloseWithError(errAbandoned)
+	<-re.done
+	return nil
+}
+
+// stopReader fails once stop is closed, so an abandoned decoder stops
+// pulling the rest of the upload.
+type stopReader struct {
+	r    io.Reader
+	stop <-chan struct{}
+}
+
+func (s stopReader) Read(p []byte) (int, error) {
+	select {
+	case <-s.stop:
+		return 0, errAbandoned
+	default:
+		return s.r.Read(p)
+	}
 }
 
 func reencode(w io.Writer, r io.Reader, t string, orientation int) error {
@@ -103,5 +181,6 @@ func reencode(w io.Writer, r io.Reader, t string, orientation int) error {
 	return nil
 }
 
-// gif is imported for its decoder registration (DecodeConfig on GIFs).
+// gif is imported for its decoder registration: DecodeConfig then names a
+// GIF declared as image/jpeg or image/png as such.
 var _ = gif.Decode

@@ -47,6 +47,7 @@ func TestSanitizeStripsJPEGExif(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer r.Close()
 	out, err := io.ReadAll(r)
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +82,7 @@ func TestSanitizeStripsPNGText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer r.Close()
 	out, _ := io.ReadAll(r)
 	if bytes.Contains(out, []byte("secret place")) {
 		t.Error("tEXt survived")
@@ -187,6 +189,7 @@ func TestSanitizeAppliesOrientation(t *testing.T) {
 			t.Fatal(err)
 		}
 		out, err := jpeg.Decode(r)
+		_ = r.Close()
 		if err != nil {
 			t.Fatal(err)
 		}

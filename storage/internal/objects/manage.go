@@ -284,7 +284,7 @@ func (s *Service) SignURL(ctx context.Context, c db.Caller, bucket, name string,
 	if err != nil {
 		return "", err
 	}
-	if _, err := s.Info(ctx, c, bucket, name); err != nil {
+	if _, err := s.readObject(ctx, c, bucket, name); err != nil {
 		return "", err
 	}
 	tok, err := s.Signer.SignDownload(bucket+"/"+name, ttl)

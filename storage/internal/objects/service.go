@@ -151,7 +151,12 @@ func (s *Service) upload(ctx context.Context, c db.Caller, u Upload, hook upload
 	sum := md5.New()
 	cnt := &countingHash{h: sum}
 	key := backend.Key(u.Bucket, u.Name, in.Version)
-	if _, err := s.Backend.Put(ctx, key, io.TeeReader(stored, cnt), BaseType(ct)); err != nil {
+	_, err = s.Backend.Put(ctx, key, io.TeeReader(stored, cnt), BaseType(ct))
+	// A Put that failed part-way (S3 error, cancelled context) leaves a
+	// re-encoder blocked on its pipe; Close ends it and waits, before body
+	// is drained below or the handler returns.
+	_ = stored.Close()
+	if err != nil {
 		s.dropKeys(key)
 		return UploadResult{}, uploadErr(err)
 	}
