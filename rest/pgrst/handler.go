@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -73,6 +74,8 @@ type Handler struct {
 	jwts     jwtCache
 	anonAuth *auth
 	reads    readCache
+	// searchPaths holds the search_path setting of each exposed schema.
+	searchPaths map[string]string
 }
 
 // New returns a Handler. cache must be loaded (or loading) elsewhere.
@@ -90,7 +93,24 @@ func New(cfg Config, pool *pgxpool.Pool, cache *schemacache.Holder, jwt *jwtveri
 		log = slog.New(slog.DiscardHandler)
 	}
 	anon := &auth{role: cfg.AnonRole, claims: []byte(`{"role":` + strconv.Quote(cfg.AnonRole) + `}`)}
-	return &Handler{cfg: cfg, pool: pool, cache: cache, jwt: jwt, log: log, anonAuth: anon}
+	paths := make(map[string]string, len(cfg.Schemas))
+	for _, s := range cfg.Schemas {
+		paths[s] = searchPath(s, cfg.ExtraSearchPath)
+	}
+	return &Handler{cfg: cfg, pool: pool, cache: cache, jwt: jwt, log: log, anonAuth: anon, searchPaths: paths}
+}
+
+// searchPath is the search_path of a request on schema: the schema, then
+// the extra ones, each quoted.
+func searchPath(schema string, extra []string) string {
+	var b strings.Builder
+	for i, s := range append([]string{schema}, extra...) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(`"` + strings.ReplaceAll(s, `"`, `""`) + `"`)
+	}
+	return b.String()
 }
 
 // auth is who the request runs as.
@@ -148,13 +168,34 @@ func (h *Handler) authenticate(r *Request) (*auth, error) {
 // timing collects Server-Timing entries.
 type timing struct {
 	last  time.Time
-	parts []string
+	n     int
+	parts [8]struct {
+		name string
+		dur  time.Duration
+	}
 }
 
 func (t *timing) mark(name string) {
 	now := time.Now()
-	t.parts = append(t.parts, name+";dur="+strconv.FormatFloat(float64(now.Sub(t.last).Microseconds())/1000, 'f', 1, 64))
+	if t.n < len(t.parts) {
+		t.parts[t.n].name, t.parts[t.n].dur = name, now.Sub(t.last)
+		t.n++
+	}
 	t.last = now
+}
+
+// header renders the entries as "name;dur=1.2, …" (milliseconds).
+func (t *timing) header() string {
+	b := make([]byte, 0, 24*t.n)
+	for i, p := range t.parts[:t.n] {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, p.name...)
+		b = append(b, ";dur="...)
+		b = strconv.AppendFloat(b, float64(p.dur.Microseconds())/1000, 'f', 1, 64)
+	}
+	return string(b)
 }
 
 // Serve runs the pipeline for r. Errors are *pgrsterr.Error values (or
@@ -166,7 +207,8 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 		return nil, err
 	}
 	tm.mark("jwt")
-	key := readKey(r)
+	var kb [512]byte
+	key := appendReadKey(kb[:0], r)
 	if e := h.reads.get(key, h.cache.Get()); e != nil {
 		x := &call{ctx: ctx, h: h, c: e.snapshot, r: r, req: e.req, a: a, tm: tm}
 		tm.mark("parse")
@@ -189,7 +231,10 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 	if req.Prefs.Strict() && len(req.Prefs.Invalid) > 0 {
 		return nil, pgrsterr.InvalidPreferences(req.Prefs.Invalid)
 	}
-	x := &call{ctx: ctx, h: h, c: c, r: r, req: req, a: a, tm: tm, key: key}
+	x := &call{ctx: ctx, h: h, c: c, r: r, req: req, a: a, tm: tm}
+	if key != nil {
+		x.key = string(key)
+	}
 	var resp *Response
 	switch req.Action {
 	case parse.ActSchemaRead:
@@ -216,7 +261,7 @@ func (h *Handler) finish(x *call, resp *Response) *Response {
 		resp.set("Content-Profile", x.req.Schema)
 	}
 	if h.cfg.ServerTiming {
-		resp.set("Server-Timing", strings.Join(x.tm.parts, ", "))
+		resp.set("Server-Timing", x.tm.header())
 	}
 	return resp
 }
@@ -251,32 +296,35 @@ func (x *call) table() (*schemacache.Table, error) {
 // transaction read-only.
 func (x *call) preamble(readOnly bool, extra [][2]string) sqlgen.Query {
 	h := x.h
-	path := append([]string{x.req.Schema}, h.cfg.ExtraSearchPath...)
-	var sp []string
-	for _, s := range path {
-		sp = append(sp, `"`+strings.ReplaceAll(s, `"`, `""`)+`"`)
+	sp, ok := h.searchPaths[x.req.Schema]
+	if !ok {
+		sp = searchPath(x.req.Schema, h.cfg.ExtraSearchPath)
 	}
-	hj, cj := requestJSON(x.r.Headers)
-	settings := [][2]string{
-		{"search_path", strings.Join(sp, ", ")},
-		{"role", x.a.role},
-		{"request.jwt.claims", string(x.a.claims)},
-		{"request.jwt.claim.sub", x.a.sub},
-		{"request.jwt.claim.role", x.a.role},
-		{"request.method", x.req.Method},
-		{"request.path", x.req.Path},
-		{"request.headers", hj},
-		{"request.cookies", cj},
+	roleSettings := x.c.RoleSettings(x.a.role)
+	var s sqlgen.Settings
+	s.Grow(12+len(roleSettings)+len(extra), 256+len(x.a.claims)+len(x.req.Path)+headersSize(x.r.Headers))
+	s.Add("search_path", sp)
+	s.Add("role", x.a.role)
+	s.AddFunc("request.jwt.claims", func(b []byte) []byte { return append(b, x.a.claims...) })
+	s.Add("request.jwt.claim.sub", x.a.sub)
+	s.Add("request.jwt.claim.role", x.a.role)
+	s.Add("request.method", x.req.Method)
+	s.Add("request.path", x.req.Path)
+	s.AddFunc("request.headers", func(b []byte) []byte { return appendHeadersJSON(b, x.r.Headers) })
+	s.AddFunc("request.cookies", func(b []byte) []byte { return appendCookiesJSON(b, x.r.Headers) })
+	for _, kv := range roleSettings {
+		s.Add(kv[0], kv[1])
 	}
-	settings = append(settings, x.c.RoleSettings(x.a.role)...)
 	if tz := x.req.Prefs.Timezone; tz != "" {
-		settings = append(settings, [2]string{"timezone", tz})
+		s.Add("timezone", tz)
 	}
-	settings = append(settings, extra...)
+	for _, kv := range extra {
+		s.Add(kv[0], kv[1])
+	}
 	if readOnly {
-		settings = append(settings, exec.ReadOnlySetting)
+		s.Add(exec.ReadOnlySetting[0], exec.ReadOnlySetting[1])
 	}
-	return sqlgen.Preamble(settings)
+	return s.Query()
 }
 
 func (x *call) preRequest() (*sqlgen.Query, error) {
@@ -372,7 +420,12 @@ func (x *call) read() (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &readEntry{snapshot: x.c, req: x.req, mt: mt, root: root, main: main, planned: planned}
+	if planned != nil {
+		enc := planned.Encoded()
+		planned = &enc
+	}
+	e := &readEntry{snapshot: x.c, req: x.req, mt: mt, root: root, main: main.Encoded(), planned: planned,
+		location: contentLocation(x.req.Resource, x.r.RawQuery)}
 	x.h.reads.put(x.key, e)
 	return x.runRead(e)
 }
@@ -387,58 +440,119 @@ func (x *call) runRead(e *readEntry) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return x.readResponse(res, e.mt, e.root.Range, true)
+	return x.readResponse(res, e.mt, e.root.Range, true, e.location)
 }
 
-// requestJSON renders request.headers (lower-cased names, first value
-// wins) and request.cookies as JSON objects.
-func requestJSON(headers [][2]string) (hdrs, cookies string) {
-	var hb, cb []byte
-	hb = append(hb, '{')
-	cb = append(cb, '{')
-	seen := make([]string, 0, len(headers))
+// headersSize is the length of every header name and value.
+func headersSize(headers [][2]string) int {
+	n := 0
 	for _, kv := range headers {
-		k := strings.ToLower(kv[0])
-		if slices.Contains(seen, k) {
+		n += len(kv[0]) + len(kv[1]) + 6
+	}
+	return n
+}
+
+// appendHeadersJSON appends request.headers: a JSON object of the headers
+// with lower-cased names, where the first value of a name wins.
+func appendHeadersJSON(b []byte, headers [][2]string) []byte {
+	b = append(b, '{')
+	first := true
+	for i, kv := range headers {
+		if slices.ContainsFunc(headers[:i], func(p [2]string) bool { return equalLower(p[0], kv[0]) }) {
 			continue
 		}
-		seen = append(seen, k)
-		if len(hb) > 1 {
-			hb = append(hb, ',')
+		if !first {
+			b = append(b, ',')
 		}
-		hb = appendJSONString(hb, k)
-		hb = append(hb, ':')
-		hb = appendJSONString(hb, kv[1])
-		if k == "cookie" {
-			for _, ck := range strings.Split(kv[1], ";") {
-				if n, v, ok := strings.Cut(strings.TrimSpace(ck), "="); ok {
-					if len(cb) > 1 {
-						cb = append(cb, ',')
-					}
-					cb = appendJSONString(cb, n)
-					cb = append(cb, ':')
-					cb = appendJSONString(cb, v)
+		first = false
+		b = appendJSONString(b, kv[0], true)
+		b = append(b, ':')
+		b = appendJSONString(b, kv[1], false)
+	}
+	return append(b, '}')
+}
+
+// appendCookiesJSON appends request.cookies: a JSON object of the cookies
+// in the first Cookie header.
+func appendCookiesJSON(b []byte, headers [][2]string) []byte {
+	b = append(b, '{')
+	for _, kv := range headers {
+		if !equalLower(kv[0], "cookie") {
+			continue
+		}
+		first := true
+		for ck := range strings.SplitSeq(kv[1], ";") {
+			if n, v, ok := strings.Cut(strings.TrimSpace(ck), "="); ok {
+				if !first {
+					b = append(b, ',')
 				}
+				first = false
+				b = appendJSONString(b, n, false)
+				b = append(b, ':')
+				b = appendJSONString(b, v, false)
 			}
 		}
+		break
 	}
-	return string(append(hb, '}')), string(append(cb, '}'))
+	return append(b, '}')
+}
+
+// equalLower reports whether a and b are equal once lower-cased (as
+// strings.ToLower does it), without allocating.
+func equalLower(a, b string) bool {
+	for a != "" && b != "" {
+		if a[0] < utf8.RuneSelf && b[0] < utf8.RuneSelf {
+			if lowerASCII(a[0]) != lowerASCII(b[0]) {
+				return false
+			}
+			a, b = a[1:], b[1:]
+			continue
+		}
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb && unicode.ToLower(ra) != unicode.ToLower(rb) {
+			return false
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return a == "" && b == ""
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
-func appendJSONString(b []byte, s string) []byte {
+// appendJSONString appends s as a JSON string, lower-cased if lower;
+// invalid UTF-8 becomes U+FFFD.
+func appendJSONString(b []byte, s string, lower bool) []byte {
 	b = append(b, '"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
-		default:
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if lower {
+				r = unicode.ToLower(r)
+			}
 			b = utf8.AppendRune(b, r)
+			i += n
+			continue
 		}
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		case lower:
+			b = append(b, lowerASCII(c))
+		default:
+			b = append(b, c)
+		}
+		i++
 	}
 	return append(b, '"')
 }

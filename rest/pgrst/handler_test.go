@@ -2,6 +2,8 @@ package pgrst
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,12 +12,13 @@ import (
 
 func TestRequestJSON(t *testing.T) {
 	t.Parallel()
-	h, c := requestJSON([][2]string{{"Origin", "http://a"}, {"X-Weird", "q\"u\\o\x01te ü"}, {"origin", "second"}, {"Cookie", "session=abc; theme=dark; bad"}})
+	hdrs := [][2]string{{"Origin", "http://a"}, {"X-Weird", "q\"u\\o\x01te ü"}, {"origin", "second"}, {"Cookie", "session=abc; theme=dark; bad"}, {"cookie", "other=1"}}
+	h, c := appendHeadersJSON(nil, hdrs), appendCookiesJSON(nil, hdrs)
 	var hm, cm map[string]string
-	if err := json.Unmarshal([]byte(h), &hm); err != nil {
+	if err := json.Unmarshal(h, &hm); err != nil {
 		t.Fatalf("headers %s: %v", h, err)
 	}
-	if err := json.Unmarshal([]byte(c), &cm); err != nil {
+	if err := json.Unmarshal(c, &cm); err != nil {
 		t.Fatalf("cookies %s: %v", c, err)
 	}
 	if hm["origin"] != "http://a" || hm["x-weird"] != "q\"u\\o\x01te ü" || hm["cookie"] == "" || len(hm) != 3 {
@@ -24,7 +27,7 @@ func TestRequestJSON(t *testing.T) {
 	if cm["session"] != "abc" || cm["theme"] != "dark" || len(cm) != 2 {
 		t.Errorf("cookies = %v", cm)
 	}
-	if h, c := requestJSON(nil); h != "{}" || c != "{}" {
+	if h, c := appendHeadersJSON(nil, nil), appendCookiesJSON(nil, nil); string(h) != "{}" || string(c) != "{}" {
 		t.Errorf("empty = %s %s", h, c)
 	}
 }
@@ -95,4 +98,28 @@ func TestJWTCache(t *testing.T) {
 	if len(c.m) > jwtCacheSize {
 		t.Errorf("cache grew to %d", len(c.m))
 	}
+}
+
+// FuzzRequestJSON checks that request.headers is valid JSON holding every
+// header's first value under its lower-cased name, whatever the bytes.
+func FuzzRequestJSON(f *testing.F) {
+	f.Add("X-Forwarded-For", "1.2.3.4", "x-forwarded-for", "5.6.7.8")
+	f.Add("Ünïcode-Ä", "q\"u\\o\x01te ü", "ÜNÏCODE-ä", "second")
+	f.Add("Bad\xff\xfe", "v\xc3", "K\u212a", "kelvin")
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
+		b := appendHeadersJSON(nil, [][2]string{{k1, v1}, {k2, v2}})
+		var got map[string]string
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+		valid := func(s string) string { return string([]rune(s)) }
+		n1, n2 := strings.ToLower(valid(k1)), strings.ToLower(valid(k2))
+		want := map[string]string{n1: valid(v1)}
+		if n2 != n1 {
+			want[n2] = valid(v2)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("headers %q → %v, want %v", b, got, want)
+		}
+	})
 }

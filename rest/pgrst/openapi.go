@@ -54,7 +54,8 @@ func (x *call) visible(tables []*schemacache.Table, funcs []*schemacache.Functio
 	defer conn.Release()
 	var tnames, fnames []string
 	err = pgx.BeginTxFunc(x.ctx, conn, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(x.ctx, x.preamble(true, nil).SQL, x.preamble(true, nil).Args...); err != nil {
+		pre := x.preamble(true, nil)
+		if _, err := tx.Conn().PgConn().ExecParams(x.ctx, pre.SQL, pre.Params, nil, nil, nil).Close(); err != nil {
 			return err
 		}
 		rows, err := tx.Query(x.ctx, `select c.relname::text from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace

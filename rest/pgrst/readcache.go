@@ -33,45 +33,50 @@ type readEntry struct {
 	req      *parse.ApiRequest
 	mt       parse.MediaType
 	root     *plan.ReadPlan
-	main     sqlgen.Query
-	planned  *sqlgen.Query
+	// main and planned carry their arguments encoded.
+	main    sqlgen.Query
+	planned *sqlgen.Query
+	// location is the Content-Location of the answer.
+	location string
 }
 
-// readKey identifies a read, or returns "" for requests not cached.
-func readKey(r *Request) string {
+// appendReadKey appends what identifies a read to b, or returns nil for
+// requests not cached.
+func appendReadKey(b []byte, r *Request) []byte {
 	if r.Method != "GET" && r.Method != "HEAD" {
-		return ""
+		return nil
 	}
 	if strings.HasPrefix(r.Path, "/rpc/") || strings.Trim(r.Path, "/") == "" {
-		return ""
+		return nil
 	}
-	var b strings.Builder
-	b.Grow(len(r.Path) + len(r.RawQuery) + 64)
-	b.WriteString(r.Method)
-	b.WriteByte(0)
-	b.WriteString(r.Path)
-	b.WriteByte(0)
-	b.WriteString(r.RawQuery)
+	b = append(b, r.Method...)
+	b = append(b, 0)
+	b = append(b, r.Path...)
+	b = append(b, 0)
+	b = append(b, r.RawQuery...)
 	for _, h := range [...]string{"Accept", "Accept-Profile", "Range"} {
-		b.WriteByte(0)
-		b.WriteString(r.Header(h))
+		b = append(b, 0)
+		b = append(b, r.Header(h)...)
 	}
-	for _, v := range r.HeaderValues("Prefer") {
-		b.WriteByte(0)
-		b.WriteString(v)
+	for _, h := range r.Headers {
+		if strings.EqualFold(h[0], "Prefer") {
+			b = append(b, 0)
+			b = append(b, h[1]...)
+		}
 	}
-	if b.Len() > maxCachedKey {
-		return ""
+	if len(b) > maxCachedKey {
+		return nil
 	}
-	return b.String()
+	return b
 }
 
-func (c *readCache) get(key string, snap *schemacache.Cache) *readEntry {
-	if key == "" {
+// get returns the entry of key made from snap, or nil.
+func (c *readCache) get(key []byte, snap *schemacache.Cache) *readEntry {
+	if key == nil {
 		return nil
 	}
 	c.mu.RLock()
-	e := c.m[key]
+	e := c.m[string(key)]
 	c.mu.RUnlock()
 	if e == nil || e.snapshot != snap {
 		return nil

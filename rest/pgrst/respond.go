@@ -2,6 +2,7 @@ package pgrst
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -75,15 +76,21 @@ func contentType(mt parse.MediaType) string {
 
 // contentRange is PostgREST's contentRangeH.
 func contentRange(lower, upper int64, total *int64) string {
-	rs := "*"
+	b := make([]byte, 0, 48)
 	if (total == nil || *total != 0) && lower <= upper {
-		rs = strconv.FormatInt(lower, 10) + "-" + strconv.FormatInt(upper, 10)
+		b = strconv.AppendInt(b, lower, 10)
+		b = append(b, '-')
+		b = strconv.AppendInt(b, upper, 10)
+	} else {
+		b = append(b, '*')
 	}
-	ts := "*"
+	b = append(b, '/')
 	if total != nil {
-		ts = strconv.FormatInt(*total, 10)
+		b = strconv.AppendInt(b, *total, 10)
+	} else {
+		b = append(b, '*')
 	}
-	return rs + "/" + ts
+	return string(b)
 }
 
 // applyGUCs applies response.headers and response.status set by the
@@ -124,8 +131,9 @@ func replaceHeader(hs [][2]string, k, v string) [][2]string {
 }
 
 // readResponse answers a read or a call: range status (200, 206, 416),
-// Content-Range, the singular check, and the body unless HEAD.
-func (x *call) readResponse(res *exec.Result, mt parse.MediaType, rng parse.Range, countable bool) (*Response, error) {
+// Content-Range, Content-Location (location, given for table reads), the
+// singular check, and the body unless HEAD.
+func (x *call) readResponse(res *exec.Result, mt parse.MediaType, rng parse.Range, countable bool, location string) (*Response, error) {
 	total := res.Total
 	if res.PlannedRows != nil {
 		total = res.PlannedRows
@@ -147,8 +155,11 @@ func (x *call) readResponse(res *exec.Result, mt parse.MediaType, rng parse.Rang
 	if mt.Type == parse.MTObject && res.PageTotal != 1 {
 		return nil, pgrsterr.Singularity(res.PageTotal)
 	}
-	resp := &Response{Status: status}
+	resp := &Response{Status: status, Headers: make([][2]string, 0, 5)}
 	resp.set("Content-Range", contentRange(lower, upper, total))
+	if location != "" {
+		resp.set("Content-Location", location)
+	}
 	resp.set("Content-Type", contentType(mt))
 	x.preferenceApplied(resp, false)
 	if err := applyGUCs(resp, res); err != nil {
@@ -194,6 +205,26 @@ func (x *call) preferenceApplied(resp *Response, write bool) {
 	if len(applied) > 0 {
 		resp.set("Preference-Applied", strings.Join(applied, ", "))
 	}
+}
+
+// contentLocation is the Content-Location of a read of table (PostgREST
+// sends the name as it is; control characters are escaped here so that
+// no name can break the header): /table?canonical query.
+func contentLocation(table, rawQuery string) string {
+	b := make([]byte, 0, 1+len(table)+len(rawQuery)+16)
+	b = append(b, '/')
+	for i := 0; i < len(table); i++ {
+		if c := table[i]; c < 0x20 || c == 0x7f {
+			b = fmt.Appendf(b, "%%%02X", c)
+		} else {
+			b = append(b, c)
+		}
+	}
+	if q := parse.CanonicalQuery(rawQuery); q != "" {
+		b = append(b, '?')
+		b = append(b, q...)
+	}
+	return string(b)
 }
 
 // locationHeader renders Location: /table?pk=eq.value.

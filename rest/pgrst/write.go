@@ -185,7 +185,7 @@ func (x *call) call() (*Response, error) {
 		// A single row or scalar is one object already.
 		res.PageTotal = 1
 	}
-	resp, err := x.readResponse(res, mt, read.Range, f.RetSet)
+	resp, err := x.readResponse(res, mt, read.Range, f.RetSet, "")
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,18 @@
 // and prints requests/s and latency percentiles. It is a program, not a
 // test: `go test` never runs it.
 //
-//	go run ./rest/cmd/restbench -duration 10s -conns 16
+// The machine it runs on is usually shared (the load generator, both
+// servers and Postgres on a few cores, often beside other work), so one
+// run's throughput swings with whatever else is running. The measured time
+// is therefore cut into rounds that alternate the two servers in ABBA
+// order (floor, rest; rest, floor; …), so that a load rising or falling
+// during the run, or whatever one run leaves behind for the next (garbage
+// to collect, a busier Postgres), favours neither; and "of floor" is the
+// median of the rounds' rest/floor ratios, which a burst of outside load
+// during one round cannot move much (the ratio of the pooled requests/s is
+// printed beside the rounds). Requests/s and percentiles pool all rounds.
+//
+//	go run ./rest/cmd/restbench -duration 20s -rounds 20 -conns 16
 package main
 
 import (
@@ -82,14 +93,14 @@ analyze public.properties;
 `
 
 func main() {
-	duration := flag.Duration("duration", 10*time.Second, "measured time per server and scenario")
+	duration := flag.Duration("duration", 20*time.Second, "measured time per server and scenario")
 	warmup := flag.Duration("warmup", 2*time.Second, "unmeasured warm-up per server and scenario")
 	conns := flag.Int("conns", 16, "concurrent keep-alive connections")
 	maxReqs := flag.Int("max-requests", 2_000_000, "stop a run after this many requests")
 	pool := flag.Int("pool", 10, "database connections of each server")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the rest runs to this file")
 	flag.StringVar(&only, "only", "", "run just one server: floor or rest (for profiling)")
-	flag.IntVar(&rounds, "rounds", 5, "alternate floor and rest this many times per scenario (each gets duration/rounds), so a load that varies over time hits both alike")
+	flag.IntVar(&rounds, "rounds", 20, "alternate floor and rest this many times per scenario (each gets duration/rounds), so a load that varies over time hits both alike")
 	flag.Parse()
 	profile = *cpuProfile
 	if err := run(*duration, *warmup, *conns, *maxReqs, int32(*pool)); err != nil {
@@ -153,7 +164,7 @@ func run(duration, warmup time.Duration, conns, maxReqs int, poolSize int32) err
 		return r
 	}
 
-	fmt.Printf("%d connections; per scenario and server %v measured in %d alternating rounds (after %v warm-up); at most %d requests per round\n\n",
+	fmt.Printf("%d connections; per scenario and server %v measured in %d rounds in ABBA order (after %v warm-up); at most %d requests per round; of floor: median of the rounds' ratios\n\n",
 		conns, duration, max(rounds, 1), warmup, maxReqs)
 	fmt.Printf("%-34s %-6s %10s %9s %9s %9s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "of floor")
 	for _, sc := range scenarios {
@@ -169,20 +180,39 @@ func run(duration, warmup time.Duration, conns, maxReqs int, poolSize int32) err
 			return fmt.Errorf("%s: rest and floor bodies differ:\nrest  %.300s\nfloor %.300s", sc.name, a, b)
 		}
 		var fr, rr result
+		var ratios []float64
 		slice := duration / time.Duration(max(rounds, 1))
 		for i := range max(rounds, 1) {
 			w := warmup
 			if i > 0 {
 				w = warmup / 4
 			}
-			if only != "rest" {
-				fr = fr.merge(load(client, func() *http.Request { return floor(sc) }, conns, w, slice, maxReqs))
+			var f, r result
+			runFloor := func() {
+				if only != "rest" {
+					f = load(client, func() *http.Request { return floor(sc) }, conns, w, slice, maxReqs)
+				}
 			}
-			if only != "floor" {
-				stopProfile := startProfile(sc.name)
-				rr = rr.merge(load(client, func() *http.Request { return rest(sc) }, conns, w, slice, maxReqs))
-				stopProfile()
+			runRest := func() {
+				if only != "floor" {
+					stopProfile := startProfile(sc.name, i)
+					r = load(client, func() *http.Request { return rest(sc) }, conns, w, slice, maxReqs)
+					stopProfile()
+				}
 			}
+			// ABBA order: a load that grows or shrinks during the run
+			// favours neither server.
+			if i%2 == 0 {
+				runFloor()
+				runRest()
+			} else {
+				runRest()
+				runFloor()
+			}
+			if f.elapsed > 0 && r.elapsed > 0 && len(f.lat) > 0 {
+				ratios = append(ratios, float64(len(r.lat))/r.elapsed.Seconds()/(float64(len(f.lat))/f.elapsed.Seconds()))
+			}
+			fr, rr = fr.merge(f), rr.merge(r)
 		}
 		fr, rr = fr.final(), rr.final()
 		for _, x := range []struct {
@@ -190,13 +220,20 @@ func run(duration, warmup time.Duration, conns, maxReqs int, poolSize int32) err
 			r result
 		}{{"floor", fr}, {"rest", rr}} {
 			ratio := ""
-			if x.n == "rest" && fr.rps > 0 {
-				ratio = fmt.Sprintf("%.0f%%", 100*rr.rps/fr.rps)
+			if x.n == "rest" && len(ratios) > 0 {
+				ratio = fmt.Sprintf("%.0f%%", 100*median(ratios))
 			}
 			fmt.Printf("%-34s %-6s %10.0f %9.2f %9.2f %9s\n", sc.name, x.n, x.r.rps, ms(x.r.p50), ms(x.r.p99), ratio)
 			if x.r.errors > 0 {
 				fmt.Printf("%-34s %-6s %d errors\n", "", "", x.r.errors)
 			}
+		}
+		if len(ratios) > 0 {
+			fmt.Printf("%-34s rest/floor by round:", "")
+			for _, q := range ratios {
+				fmt.Printf(" %.0f%%", 100*q)
+			}
+			fmt.Printf(" (pooled %.0f%%)\n", 100*rr.rps/fr.rps)
 		}
 	}
 	return nil
@@ -208,12 +245,13 @@ var (
 	only    string
 )
 
-// startProfile profiles one scenario's rest run when -cpuprofile is set.
-func startProfile(name string) func() {
+// startProfile profiles one round of a scenario's rest run when
+// -cpuprofile is set (to <file>.<scenario>.<round>).
+func startProfile(name string, round int) func() {
 	if profile == "" {
 		return func() {}
 	}
-	f, err := os.Create(profile + "." + strings.ReplaceAll(name, " ", "_"))
+	f, err := os.Create(fmt.Sprintf("%s.%s.%d", profile, strings.ReplaceAll(name, " ", "_"), round))
 	if err != nil {
 		return func() {}
 	}
@@ -225,6 +263,15 @@ func startProfile(name string) func() {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// median of xs.
+func median(xs []float64) float64 {
+	xs = slices.Sorted(slices.Values(xs))
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[len(xs)/2]
+}
 
 func body(c *http.Client, r *http.Request) ([]byte, error) {
 	resp, err := c.Do(r)

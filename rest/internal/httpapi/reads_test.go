@@ -20,8 +20,16 @@ func TestReads(t *testing.T) {
 	s.run(t, []expect{
 		// Selection, pagination, counts.
 		{name: "select order limit", target: "/authors?select=id,name&order=id&limit=2", status: 200,
-			want: map[string]string{"Content-Range": "0-1/*", "Content-Type": "application/json; charset=utf-8"},
+			want: map[string]string{"Content-Range": "0-1/*", "Content-Type": "application/json; charset=utf-8",
+				"Content-Location": "/authors?limit=2&order=id&select=id%2Cname"},
 			body: `[{"id":1,"name":"` + ngugi + `"},{"id":2,"name":"Chinua Achebe"}]`},
+		// The same read again (answered from the read cache, whichever runs
+		// second).
+		{name: "select order limit again", target: "/authors?select=id,name&order=id&limit=2", status: 200,
+			want: map[string]string{"Content-Location": "/authors?limit=2&order=id&select=id%2Cname"}},
+		{name: "content location merges repeated names", target: "/books?select=id&id=gte.1&id=lte.2&title=ilike.*e*", status: 200,
+			want: map[string]string{"Content-Location": "/books?id=gte.1,lte.2&select=id&title=ilike.%2Ae%2A"}},
+		{name: "content location without query", target: "/genres", status: 200, want: map[string]string{"Content-Location": "/genres"}},
 		{name: "offset", target: "/authors?select=id&order=id&offset=1&limit=2", status: 200, want: map[string]string{"Content-Range": "1-2/*"}, body: `[{"id":2},{"id":3}]`},
 		{name: "star", target: "/genres?order=id&limit=1", status: 200, body: `[{"id":1,"name":"Fiction"}]`},
 		{name: "count exact partial", target: "/authors?select=id&order=id&limit=2", headers: []string{"Prefer: count=exact"}, status: 206,
@@ -34,12 +42,13 @@ func TestReads(t *testing.T) {
 		{name: "range header", target: "/authors?select=id&order=id", headers: []string{"Range: 1-2", "Range-Unit: items"}, status: 200, want: map[string]string{"Content-Range": "1-2/*"}, body: `[{"id":2},{"id":3}]`},
 		{name: "range header and limit", target: "/authors?select=id&order=id&limit=2", headers: []string{"Range: 1-2"}, status: 200, body: `[{"id":2}]`},
 		{name: "range past the end", target: "/authors?select=id", headers: []string{"Range: 5-6", "Prefer: count=exact"}, status: 416,
+			want: map[string]string{"Content-Range": "*/4"},
 			body: `{"code":"PGRST103","message":"Requested range not satisfiable","details":"An offset of 5 was requested, but there are only 4 rows.","hint":null}`},
 		{name: "range reversed", target: "/authors", headers: []string{"Range: 3-1"}, status: 416, body: `~PGRST103`},
 		{name: "limit zero counts", target: "/authors?limit=0", headers: []string{"Prefer: count=exact"}, status: 206, want: map[string]string{"Content-Range": "*/4"}, body: `[]`},
 		{name: "negative limit", target: "/authors?limit=-1", status: 416, body: `~Limit should be greater than or equal to zero.`},
 		{name: "head with count", method: "HEAD", target: "/books?select=*&in_print=eq.true", headers: []string{"Prefer: count=exact"}, status: 200,
-			want: map[string]string{"Content-Range": "0-4/5"}, body: ""},
+			want: map[string]string{"Content-Range": "0-4/5", "Content-Location": "/books?in_print=eq.true&select=%2A"}, body: ""},
 
 		// Operators.
 		{name: "eq", target: ids + "author_id=eq.1", status: 200, body: `[{"id":1},{"id":2}]`},
@@ -136,6 +145,9 @@ func TestReads(t *testing.T) {
 		{name: "null embed filter", target: "/authors?select=name,books!books_author_id_fkey(id)&books=is.null", status: 200, body: `[{"name":"Anonymous","books":[]}]`},
 		{name: "not null embed filter", target: "/authors?select=id,books!books_author_id_fkey()&books=not.is.null&order=id", headers: []string{"Prefer: count=exact"}, status: 200,
 			want: map[string]string{"Content-Range": "0-2/3"}, body: `[{"id":1},{"id":2},{"id":3}]`},
+		{name: "null filter on a to-many spread", target: "/authors?select=name,...books!books_author_id_fkey(title)&books=is.null", status: 200, body: `[{"name":"Anonymous","title":[]}]`},
+		{name: "not null filter on a to-many spread", target: "/authors?select=id,...books!books_author_id_fkey(title)&books=not.is.null&order=id&books.order=id", status: 200,
+			body: `[{"id":1,"title":["Weep Not, Child","Petals of Blood"]},{"id":2,"title":["Things Fall Apart","Arrow of God"]},{"id":3,"title":["The River and the Source"]}]`},
 		{name: "order by to-one embed", target: "/books?select=id,authors!books_author_id_fkey(name)&author_id=not.is.null&order=authors(name).desc,id", status: 200,
 			body: `[{"id":1,"authors":{"name":"` + ngugi + `"}},{"id":2,"authors":{"name":"` + ngugi + `"}},{"id":5,"authors":{"name":"Margaret Ogola"}},{"id":3,"authors":{"name":"Chinua Achebe"}},{"id":4,"authors":{"name":"Chinua Achebe"}}]`},
 		{name: "spread to-one", target: "/books?select=id,...authors!books_author_id_fkey(author:name,country)&id=eq.1", status: 200, body: `[{"id":1,"author":"` + ngugi + `","country":"Kenya"}]`},

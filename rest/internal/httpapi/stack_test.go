@@ -40,7 +40,7 @@ type stack struct {
 	cache *schemacache.Holder
 }
 
-func newStack(t *testing.T, mutate func(*pgrst.Config)) *stack {
+func newStack(t testing.TB, mutate func(*pgrst.Config)) *stack {
 	t.Helper()
 	db := pgtest.New(t, pgtest.Options{Fixtures: []string{fixture()}})
 	ctx := context.Background()
@@ -73,7 +73,7 @@ func newStack(t *testing.T, mutate func(*pgrst.Config)) *stack {
 	return &stack{app: app, db: db, pool: pool, cache: cache}
 }
 
-func token(t *testing.T, claims map[string]any) string {
+func token(t testing.TB, claims map[string]any) string {
 	t.Helper()
 	if _, ok := claims["exp"]; !ok {
 		claims["exp"] = time.Now().Add(time.Hour).Unix()

@@ -116,7 +116,7 @@ const (
 func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 	cache := statements(pc)
 	pl := pc.StartPipeline(ctx)
-	var want []step
+	want := make([]step, 0, 8)
 	send := func(q sqlgen.Query, kind pending) {
 		name, known, evicted := cache.lookup(q.SQL)
 		for _, ev := range evicted {
@@ -127,7 +127,7 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 			pl.SendPrepare(name, q.SQL, nil)
 			want = append(want, step{kind: pPrepare, name: name})
 		}
-		pl.SendQueryStatement(cache.description(name), encodeArgs(q.Args), nil, nil)
+		pl.SendQueryStatement(cache.description(name), q.Encoded().Params, nil, nil)
 		want = append(want, step{kind: kind})
 	}
 	// A transaction that ends with this pipeline needs no BEGIN/COMMIT:
@@ -235,31 +235,8 @@ func readPipeline(pl *pgconn.Pipeline, want []step, res *Result, cache *stmtCach
 		if !ok {
 			return fmt.Errorf("pipeline: unexpected %T", r)
 		}
-		var row [][]byte
-		for rr.NextRow() {
-			if row == nil {
-				vals := rr.Values()
-				row = make([][]byte, len(vals))
-				for i, v := range vals {
-					if v != nil {
-						row[i] = append([]byte{}, v...)
-					}
-				}
-			}
-		}
-		if _, err := rr.Close(); err != nil {
+		if err := readResult(rr, w.kind, res); err != nil {
 			return err
-		}
-		switch w.kind {
-		case pPlanned:
-			if len(row) > 0 {
-				n := PlanRows(row[0])
-				res.PlannedRows = &n
-			}
-		case pMain:
-			if err := decodeMain(row, res); err != nil {
-				return err
-			}
 		}
 	}
 	r, err := pl.GetResults()
@@ -268,6 +245,38 @@ func readPipeline(pl *pgconn.Pipeline, want []step, res *Result, cache *stmtCach
 	}
 	if _, ok := r.(*pgconn.PipelineSync); !ok {
 		return fmt.Errorf("pipeline: expected sync, got %T", r)
+	}
+	return nil
+}
+
+// readResult reads one statement's answer into res. Only the first row
+// counts; the reader's buffers are reused, so what is kept is copied.
+func readResult(rr *pgconn.ResultReader, kind pending, res *Result) error {
+	first := true
+	var derr error
+	for rr.NextRow() {
+		if !first {
+			continue
+		}
+		first = false
+		switch kind {
+		case pPlanned:
+			if vals := rr.Values(); len(vals) > 0 {
+				n := PlanRows(vals[0])
+				res.PlannedRows = &n
+			}
+		case pMain:
+			derr = decodeMain(rr.Values(), res)
+		}
+	}
+	if _, err := rr.Close(); err != nil {
+		return err
+	}
+	if derr != nil {
+		return derr
+	}
+	if kind == pMain && first {
+		return errors.New("main statement returned no row")
 	}
 	return nil
 }
@@ -292,7 +301,8 @@ func optStr(b []byte) *string {
 }
 
 // decodeMain reads total_result_set, page_total, body, response_headers,
-// response_status, response_inserted and location (all in text format).
+// response_status, response_inserted and location (all in text format);
+// it copies what it keeps out of row.
 func decodeMain(row [][]byte, res *Result) error {
 	if len(row) != 7 {
 		return fmt.Errorf("main statement returned %d columns", len(row))
@@ -308,7 +318,9 @@ func decodeMain(row [][]byte, res *Result) error {
 	if pt != nil {
 		res.PageTotal = *pt
 	}
-	res.Body = row[2]
+	if row[2] != nil {
+		res.Body = append([]byte{}, row[2]...)
+	}
 	res.GUCHeaders, res.GUCStatus = optStr(row[3]), optStr(row[4])
 	if res.Inserted, err = optInt(row[5]); err != nil {
 		return err
@@ -319,38 +331,6 @@ func decodeMain(row [][]byte, res *Result) error {
 		}
 	}
 	return nil
-}
-
-// encodeArgs renders goqu's bind arguments in PostgreSQL's text format; the
-// server infers each parameter's type from the statement.
-func encodeArgs(args []any) [][]byte {
-	out := make([][]byte, len(args))
-	for i, a := range args {
-		switch v := a.(type) {
-		case nil:
-		case string:
-			out[i] = []byte(v)
-		case []byte:
-			out[i] = v
-		case int:
-			out[i] = strconv.AppendInt(nil, int64(v), 10)
-		case int64:
-			out[i] = strconv.AppendInt(nil, v, 10)
-		case uint:
-			out[i] = strconv.AppendUint(nil, uint64(v), 10)
-		case uint64:
-			out[i] = strconv.AppendUint(nil, v, 10)
-		case bool:
-			if v {
-				out[i] = []byte("t")
-			} else {
-				out[i] = []byte("f")
-			}
-		default:
-			out[i] = fmt.Append(nil, v)
-		}
-	}
-	return out
 }
 
 // PlanRows reads "Plan Rows" from EXPLAIN (FORMAT JSON) output.
@@ -369,7 +349,7 @@ func PlanRows(plan []byte) int64 {
 type querier struct{ pc *pgconn.PgConn }
 
 func (q querier) QueryText(ctx context.Context, s sqlgen.Query) ([]byte, error) {
-	rr := q.pc.ExecParams(ctx, s.SQL, encodeArgs(s.Args), nil, nil, nil)
+	rr := q.pc.ExecParams(ctx, s.SQL, s.Encoded().Params, nil, nil, nil)
 	var out []byte
 	got := false
 	for rr.NextRow() {

@@ -19,7 +19,7 @@ func countItems(items []*SelectItem) int {
 
 func FuzzSelect(f *testing.F) {
 	for _, s := range []string{"*", "id,name", "*,client:clients!fk!inner(id,name,projects(*))", "...rel(a,b)", "alias:data->a->>0::text",
-		"amount.sum()::int,count()", `"quoted,name":x`, "a(b(c(d(e))))", "x->>-1", "rel!left!hint(*)", "name::", "a(", ")"} {
+		"amount.sum()::int,count()", `"quoted,name":x`, "a(b(c(d(e))))", "x->>-1", "rel!left!hint(*)", "name::", "a(", ")", "a::$x$", "b::int $q$"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -27,7 +27,26 @@ func FuzzSelect(f *testing.F) {
 		if err == nil && countItems(items) > len(s)+1 {
 			t.Fatalf("ParseSelect(%q) returned %d items", s, countItems(items))
 		}
+		if err == nil {
+			checkCasts(t, s, items)
+		}
 	})
+}
+
+// checkCasts fails when a cast type, which is written into SQL as is, has
+// a word starting with "$" (a dollar quote or parameter in SQL).
+func checkCasts(t *testing.T, in string, items []*SelectItem) {
+	t.Helper()
+	for _, it := range items {
+		for _, c := range []string{it.Cast, it.AggregateCast} {
+			for w := range strings.FieldsSeq(c) {
+				if strings.HasPrefix(w, "$") {
+					t.Fatalf("ParseSelect(%q) accepted the cast %q", in, c)
+				}
+			}
+		}
+		checkCasts(t, in, it.Children)
+	}
 }
 
 func FuzzFilter(f *testing.F) {

@@ -289,9 +289,19 @@ func (p *scanner) aliasPrefix() (string, error) {
 }
 
 func (p *scanner) castIdent() (string, error) {
+	start := p.i
 	id, ok := p.identifier()
 	if !ok {
 		return "", p.fail("letter or digit")
+	}
+	// The type is written into the SQL as is (see sqlgen.castExpr), and a
+	// word starting with "$" would open a dollar-quoted string or name a
+	// parameter there. No type name starts with "$".
+	for w := range strings.FieldsSeq(id) {
+		if strings.HasPrefix(w, "$") {
+			p.i = start + strings.Index(p.s[start:], w)
+			return "", p.fail("letter or digit")
+		}
 	}
 	return id, nil
 }

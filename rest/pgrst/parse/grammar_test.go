@@ -47,6 +47,11 @@ func TestParseSelect(t *testing.T) {
 		{in: "id,clients(name[])", err: `unexpected "["`},
 		{in: "name!hint", err: `unexpected "!"`},
 		{in: "name::", err: "unexpected end of input"},
+		{in: "name::$x$", err: `unexpected "$"`},
+		{in: "name::text $q$,b", err: `unexpected "$"`},
+		{in: "a.sum()::$$", err: `unexpected "$"`},
+		{in: "name::double precision", want: "name::double precision"},
+		{in: "name::my$type", want: "name::my$type"},
 		{in: "rel(a", err: "unexpected end of input"},
 		{in: "data->>-78xy", err: `unexpected "x"`},
 		{in: strings.Repeat("a(", 40) + strings.Repeat(")", 40), err: "nesting"},
@@ -398,6 +403,25 @@ func TestPayload(t *testing.T) {
 		}
 		if err != nil || js(p.Keys) != tt.wantKeys {
 			t.Errorf("ParsePayload(%q) keys = %v, %v; want %s", tt.body, p, err, tt.wantKeys)
+		}
+	}
+}
+
+func TestCanonicalQuery(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"&&", ""},
+		{"a=1&c=3&b=2&d", "a=1&b=2&c=3&d="},
+		{"select=id,name&order=id&limit=2", "limit=2&order=id&select=id%2Cname"},
+		{"id=gte.1&select=id&id=lte.3", "id=gte.1,lte.3&select=id"},
+		{"title=ilike.*o*&x=a+b%20c%ZZ", "title=ilike.%2Ao%2A&x=a%20b%20c%25ZZ"},
+		{"name=Ng%C5%A9g%C4%A9&tags=cs.{a}", "name=Ng%C5%A9g%C4%A9&tags=cs.%7Ba%7D"},
+		{"b.c=eq.1&b=x&a_-.~=y", "a_-.~=y&b=x&b.c=eq.1"},
+	}
+	for _, tt := range tests {
+		if got := CanonicalQuery(tt.in); got != tt.want {
+			t.Errorf("CanonicalQuery(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,6 +37,47 @@ func SplitQuery(raw string) ([]Param, error) {
 		out = append(out, Param{Key: unescape(k), Value: unescape(v), HasValue: has})
 	}
 	return out, nil
+}
+
+// CanonicalQuery is PostgREST's canonical form of a query string
+// (qsCanonical): the parameters sorted by name (stably), the values of a
+// repeated name joined by commas, and each name and value percent-encoded
+// as Network.HTTP.Base's urlEncode does (all but ASCII letters, digits and
+// "-_.~"). Reads answer it in Content-Location.
+func CanonicalQuery(raw string) string {
+	params, err := SplitQuery(raw)
+	if err != nil || len(params) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(params, func(a, b Param) int { return strings.Compare(a.Key, b.Key) })
+	var b []byte
+	for i, p := range params {
+		if i > 0 && p.Key == params[i-1].Key {
+			b = append(b, ',')
+			b = appendURLEncoded(b, p.Value)
+			continue
+		}
+		if i > 0 {
+			b = append(b, '&')
+		}
+		b = appendURLEncoded(b, p.Key)
+		b = append(b, '=')
+		b = appendURLEncoded(b, p.Value)
+	}
+	return string(b)
+}
+
+func appendURLEncoded(b []byte, s string) []byte {
+	const upperHex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
+			b = append(b, c)
+		default:
+			b = append(b, '%', upperHex[c>>4], upperHex[c&0xf])
+		}
+	}
+	return b
 }
 
 func unhex(c byte) (byte, bool) {

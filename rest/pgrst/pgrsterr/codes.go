@@ -29,9 +29,12 @@ func RangeLowerGTUpper() *Error {
 }
 
 // RangeOutOfBounds is PGRST103, answered 416: an offset past the last row.
+// Like PostgREST (and RFC 9110 §15.5.17) it says the total in
+// Content-Range: */total.
 func RangeOutOfBounds(lower, total int64) *Error {
 	return &Error{Status: http.StatusRequestedRangeNotSatisfiable, Code: "PGRST103", Message: "Requested range not satisfiable",
-		Details: fmt.Sprintf("An offset of %d was requested, but there are only %d rows.", lower, total)}
+		Details: fmt.Sprintf("An offset of %d was requested, but there are only %d rows.", lower, total),
+		Headers: [][2]string{{"Content-Range", "*/" + strconv.FormatInt(total, 10)}}}
 }
 
 // InvalidFilters is PGRST105, answered 405: PUT filters must be eq on every

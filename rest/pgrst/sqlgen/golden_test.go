@@ -58,6 +58,7 @@ var goldens = []golden{
 	{name: "read_embed_m2m_inner", target: "/books?select=id,genres!inner(name)&genres.name=eq.History&order=id", headers: hdr("Prefer", "count=exact"), rows: 2},
 	{name: "read_embed_null_filter", target: "/authors?select=id,books!books_author_id_fkey(id)&books=is.null", headers: hdr("Prefer", "count=exact"), rows: 1},
 	{name: "read_embed_spread_order", target: "/books?select=id,...authors!books_author_id_fkey(author:name)&author_id=not.is.null&order=authors(name).desc,id", rows: 5},
+	{name: "read_embed_spread_to_many_presence", target: "/authors?select=id,...books!books_author_id_fkey(title)&books=not.is.null&books.order=id", headers: hdr("Prefer", "count=exact"), rows: 3},
 	{name: "read_aggregates", target: "/books?select=author_id,price.sum(),count()&author_id=not.is.null", rows: 3},
 	{name: "read_single", target: "/authors?select=name&id=eq.1", headers: hdr("Accept", "application/vnd.pgrst.object+json"), rows: 1},
 	{name: "read_csv", target: "/authors?select=id,name&order=id", headers: hdr("Accept", "text/csv"), rows: 4},

@@ -7,6 +7,8 @@
 package sqlgen
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/doug-martin/goqu/v9"
@@ -25,6 +27,46 @@ var dialect = goqu.Dialect("postgres")
 type Query struct {
 	SQL  string
 	Args []any
+	// Params, when not nil, are the arguments already rendered in
+	// PostgreSQL's text format (nil for NULL), and Args is ignored: a
+	// statement kept for reuse, or the preamble, is rendered once.
+	Params [][]byte
+}
+
+// Encoded returns q with Params rendered from Args (q itself when it has
+// them already). The server infers each parameter's type from the
+// statement.
+func (q Query) Encoded() Query {
+	if q.Params != nil || len(q.Args) == 0 {
+		return q
+	}
+	q.Params = make([][]byte, len(q.Args))
+	for i, a := range q.Args {
+		switch v := a.(type) {
+		case nil:
+		case string:
+			q.Params[i] = []byte(v)
+		case []byte:
+			q.Params[i] = v
+		case int:
+			q.Params[i] = strconv.AppendInt(nil, int64(v), 10)
+		case int64:
+			q.Params[i] = strconv.AppendInt(nil, v, 10)
+		case uint:
+			q.Params[i] = strconv.AppendUint(nil, uint64(v), 10)
+		case uint64:
+			q.Params[i] = strconv.AppendUint(nil, v, 10)
+		case bool:
+			if v {
+				q.Params[i] = []byte("t")
+			} else {
+				q.Params[i] = []byte("f")
+			}
+		default:
+			q.Params[i] = fmt.Append(nil, v)
+		}
+	}
+	return q
 }
 
 // esc prepares a name for goqu's identifier quoting, which wraps the name

@@ -38,9 +38,10 @@ func field(n *plan.ReadPlan, f plan.Field) exp.Expression {
 	return e
 }
 
-// castExpr applies CAST(e AS typ). typ passed the grammar's identifier
-// check (letters, digits, _, $ and spaces), so it is written as is, like
-// PostgREST does (quoting would break "int" and friends).
+// castExpr applies CAST(e AS typ). typ passed the grammar's cast check
+// (letters, digits, _, $ and spaces, no word starting with $, so no dollar
+// quote or parameter can open), so it is written as is, like PostgREST does
+// (quoting would break "int" and "double precision").
 func castExpr(e exp.Expression, typ string) exp.Expression {
 	if typ == "" {
 		return e
@@ -111,10 +112,19 @@ func ArrayLiteral(vals []string) string {
 
 func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	if f.NullEmbed != "" {
-		if f.Expr.Not {
-			return goqu.L("? IS DISTINCT FROM NULL", ident(f.NullEmbed))
+		// The embed's lateral row is null when it has no child, except a
+		// to-many spread's, whose arrays default to []: that one says
+		// whether it has children in its presence column.
+		target := exp.Expression(ident(f.NullEmbed))
+		for _, c := range n.Children {
+			if c.AggAlias == f.NullEmbed && c.IsSpread && !c.Rel.ToOne() {
+				target = goqu.L("?.?", ident(c.AggAlias), ident(spreadPresence))
+			}
 		}
-		return goqu.L("? IS NOT DISTINCT FROM NULL", ident(f.NullEmbed))
+		if f.Expr.Not {
+			return goqu.L("? IS DISTINCT FROM NULL", target)
+		}
+		return goqu.L("? IS NOT DISTINCT FROM NULL", target)
 	}
 	lhs := field(n, f.Field)
 	e := f.Expr
@@ -317,9 +327,9 @@ func selectDataset(n *plan.ReadPlan) *goqu.SelectDataset {
 				aggs = append(aggs, goqu.L("COALESCE(json_agg(?), '[]') AS ?", qualified(c.From, c.AggAlias, name), ident(name)))
 				sel = append(sel, goqu.L("?", qualified(c.From, c.AggAlias, name)))
 			}
-			if len(aggs) == 0 {
-				aggs = append(aggs, goqu.L("1"))
-			}
+			// Null when there is no child, for the embed's is.null filters;
+			// never selected into the parent.
+			aggs = append(aggs, goqu.L("NULLIF(count(*), 0) AS ?", ident(spreadPresence)))
 			wrapped := dialect.From(goqu.L("? AS ?", sub, agg)).Select(aggs...)
 			ds = join(lateral(wrapped, c.AggAlias), goqu.On(goqu.L("TRUE")))
 		case c.Rel.ToOne():
@@ -388,6 +398,10 @@ func countDataset(n *plan.ReadPlan) *goqu.SelectDataset {
 	}
 	return ds
 }
+
+// spreadPresence is the hidden column of a to-many spread's lateral row
+// that is null when the embed has no child.
+const spreadPresence = "pgrst_spread_present"
 
 // spreadNames are the output columns a spread embed lifts into its parent:
 // its fields and its own (non-empty) embeds.
