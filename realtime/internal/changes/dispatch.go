@@ -143,7 +143,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, c *Change) {
 		for _, m := range g.members {
 			var ids []uint32
 			for _, b := range m.subs {
-				if errs == nil && !b.Filter.Match(match) {
+				if errs == nil && !b.Filter.Match(match, row.Columns) {
 					continue
 				}
 				if !containsID(ids, b.ID) {

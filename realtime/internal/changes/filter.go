@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Op is a filter operator, as postgres_changes bindings spell it.
@@ -118,9 +119,11 @@ func parseList(s string) ([]string, error) {
 }
 
 // Match reports whether record (a JSON object of column values) satisfies
-// f. A column absent from the record (not visible to the subscriber) or
-// null never matches, as in SQL.
-func (f *Filter) Match(record map[string]json.RawMessage) bool {
+// f. columns gives the record's column types, so that a literal is compared
+// as Postgres would after casting it to the column's type (a uuid in any
+// case, a timestamp in any ISO spelling). A column absent from the record
+// (not visible to the subscriber) or null never matches, as in SQL.
+func (f *Filter) Match(record map[string]json.RawMessage, columns []Column) bool {
 	if f == nil {
 		return true
 	}
@@ -132,16 +135,23 @@ func (f *Filter) Match(record map[string]json.RawMessage) bool {
 	if len(raw) == 0 || string(raw) == "null" {
 		return false
 	}
+	typ := ""
+	for _, c := range columns {
+		if c.Name == f.Column {
+			typ = c.Type
+			break
+		}
+	}
 	switch f.Op {
 	case OpIn:
 		for _, v := range f.Values {
-			if c, ok := compare(raw, v); ok && c == 0 {
+			if c, ok := compareTyped(raw, v, typ); ok && c == 0 {
 				return true
 			}
 		}
 		return false
 	}
-	c, ok := compare(raw, f.Values[0])
+	c, ok := compareTyped(raw, f.Values[0], typ)
 	if !ok {
 		return false
 	}
@@ -160,6 +170,95 @@ func (f *Filter) Match(record map[string]json.RawMessage) bool {
 		return c >= 0
 	}
 	return false
+}
+
+// compareTyped is compare for the types whose text has several spellings
+// of one value: uuid, and the date and time types. A string value of
+// another type (or of an unknown one) is compared byte-wise.
+func compareTyped(raw json.RawMessage, lit, typ string) (int, bool) {
+	switch typ {
+	case "uuid", "timestamptz", "timestamp", "date":
+	default:
+		return compare(raw, lit)
+	}
+	if raw[0] != '"' {
+		return compare(raw, lit)
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return 0, false
+	}
+	if typ == "uuid" {
+		a, ok1 := canonicalUUID(s)
+		b, ok2 := canonicalUUID(lit)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		return strings.Compare(a, b), true
+	}
+	a, ok1 := parseTime(s)
+	b, ok2 := parseTime(strings.TrimSpace(lit))
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return a.Compare(b), true
+}
+
+// canonicalUUID accepts the spellings Postgres' uuid input accepts (any
+// case, with or without hyphens, in braces) and returns 32 lower-case hex
+// digits.
+func canonicalUUID(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
+		s = s[1 : len(s)-1]
+	}
+	var b [32]byte
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-':
+			continue
+		case n == len(b):
+			return "", false
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f':
+			b[n] = c
+		case 'A' <= c && c <= 'F':
+			b[n] = c + ('a' - 'A')
+		default:
+			return "", false
+		}
+		n++
+	}
+	if n != len(b) {
+		return "", false
+	}
+	return string(b[:]), true
+}
+
+// timeLayouts are the ISO 8601 forms of timestamps and dates, with "T" or a
+// space, with or without a zone ("Z", "+03", "+03:00"). A fraction of a
+// second is accepted after the seconds by time.Parse itself. A time without
+// a zone is read as UTC, the session zone Realtime's database uses.
+var timeLayouts = []string{
+	"2006-01-02T15:04:05Z07:00", "2006-01-02 15:04:05Z07:00",
+	"2006-01-02T15:04:05Z07", "2006-01-02 15:04:05Z07",
+	"2006-01-02T15:04:05", "2006-01-02 15:04:05",
+	"2006-01-02T15:04Z07:00", "2006-01-02 15:04Z07:00",
+	"2006-01-02T15:04", "2006-01-02 15:04",
+	"2006-01-02",
+}
+
+func parseTime(s string) (time.Time, bool) {
+	if len(s) > 64 {
+		return time.Time{}, false
+	}
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // compare orders a JSON value against a filter literal the way Postgres

@@ -53,8 +53,12 @@ func TestFilterMatch(t *testing.T) {
 	rec := map[string]json.RawMessage{
 		"id": json.RawMessage(`5`), "price": json.RawMessage(`12.50`), "name": json.RawMessage(`"beta"`),
 		"ok": json.RawMessage(`true`), "gone": json.RawMessage(`null`), "uid": json.RawMessage(`"6f1c"`),
-		"at": json.RawMessage(`"2026-11-20T10:00:00+00:00"`),
+		"at": json.RawMessage(`"2026-11-20T10:00:00+00:00"`), "naive": json.RawMessage(`"2026-11-20T10:00:00.5"`),
+		"day": json.RawMessage(`"2026-11-20"`), "owner": json.RawMessage(`"6f1c2a9e-0b7d-4c1e-9a55-3f2e8d1b7c40"`),
+		"code": json.RawMessage(`"ABC"`),
 	}
+	cols := []Column{{"id", "int4"}, {"price", "numeric"}, {"name", "text"}, {"ok", "bool"}, {"gone", "int4"}, {"uid", "text"},
+		{"at", "timestamptz"}, {"naive", "timestamp"}, {"day", "date"}, {"owner", "uuid"}, {"code", "text"}}
 	tests := []struct {
 		filter string
 		want   bool
@@ -69,6 +73,18 @@ func TestFilterMatch(t *testing.T) {
 		{"gone=eq.null", false}, {"gone=neq.1", false},
 		{"missing=eq.1", false},
 		{"at=gt.2026-11-19", true},
+		// Timestamps compare as instants, whatever the literal's spelling.
+		{"at=eq.2026-11-20 10:00:00+00", true}, {"at=eq.2026-11-20T10:00:00Z", true}, {"at=eq.2026-11-20T13:00:00+03:00", true},
+		{"at=eq.2026-11-20 10:00:00", true}, {"at=eq.2026-11-20T10:00:00.000001Z", false}, {"at=lt.2026-11-20T10:00:01Z", true},
+		{"at=in.(2026-01-01,2026-11-20 13:00:00+03)", true}, {"at=eq.yesterday", false}, {"at=neq.2026-11-20T10:00:00Z", false},
+		{"naive=eq.2026-11-20 10:00:00.5", true}, {"naive=gt.2026-11-20T10:00:00", true},
+		{"day=eq.2026-11-20", true}, {"day=lt.2026-11-21", true}, {"day=eq.2026-11-20T00:00:00", true},
+		// A uuid in any case, with or without hyphens or braces.
+		{"owner=eq.6F1C2A9E-0B7D-4C1E-9A55-3F2E8D1B7C40", true}, {"owner=eq.{6f1c2a9e0b7d4c1e9a553f2e8d1b7c40}", true},
+		{"owner=eq.6f1c2a9e-0b7d-4c1e-9a55-3f2e8d1b7c41", false}, {"owner=eq.not-a-uuid", false},
+		{"owner=in.(00000000-0000-0000-0000-000000000000,6F1C2A9E0B7D4C1E9A553F2E8D1B7C40)", true},
+		// Text stays byte-wise (case matters).
+		{"code=eq.abc", false}, {"code=eq.ABC", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.filter, func(t *testing.T) {
@@ -77,13 +93,13 @@ func TestFilterMatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := f.Match(rec); got != tt.want {
+			if got := f.Match(rec, cols); got != tt.want {
 				t.Fatalf("Match = %v, want %v", got, tt.want)
 			}
 		})
 	}
 	var none *Filter
-	if !none.Match(nil) {
+	if !none.Match(nil, nil) {
 		t.Fatal("nil filter must match")
 	}
 }
@@ -92,13 +108,24 @@ func FuzzParseFilter(f *testing.F) {
 	for _, s := range []string{"id=eq.5", `t=in.("a,b",c)`, "x=gte.1e5", "=", "a=in.(", `a=in.("\`} {
 		f.Add(s)
 	}
-	rec := map[string]json.RawMessage{"id": json.RawMessage(`5`), "t": json.RawMessage(`"x"`), "x": json.RawMessage(`{"a":1}`)}
+	rec := map[string]json.RawMessage{"id": json.RawMessage(`5`), "t": json.RawMessage(`"x"`), "x": json.RawMessage(`{"a":1}`),
+		"u": json.RawMessage(`"6f1c2a9e-0b7d-4c1e-9a55-3f2e8d1b7c40"`), "at": json.RawMessage(`"2026-11-20T10:00:00+00:00"`)}
+	cols := []Column{{"id", "int8"}, {"t", "text"}, {"x", "jsonb"}, {"u", "uuid"}, {"at", "timestamptz"}}
+	for _, s := range []string{"u=eq.{6F1C2A9E0B7D4C1E9A553F2E8D1B7C40}", "at=gte.2026-11-20 10:00+00"} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		flt, err := ParseFilter(s)
 		if err != nil || flt == nil {
 			return
 		}
-		_ = flt.Match(rec)
+		// eq and neq must disagree whenever the literal is comparable.
+		eq, neq := *flt, *flt
+		eq.Op, neq.Op = OpEq, OpNeq
+		if len(flt.Values) == 1 && eq.Match(rec, cols) && neq.Match(rec, cols) {
+			t.Fatalf("%q: eq and neq both match", s)
+		}
+		_ = flt.Match(rec, cols)
 	})
 }
 

@@ -110,7 +110,13 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL: %q, want debug, info, notice, warning or error", c.LogLevel))
 	}
 	if c.Production {
-		if err := devkeys.Refuse(map[string]string{"API_JWT_SECRET": c.JWTSecret}); err != nil {
+		// The sb_ keys are checked too: the well-known development secret
+		// key would map any socket that presents it to service_role.
+		if err := devkeys.Refuse(map[string]string{
+			"API_JWT_SECRET":           c.JWTSecret,
+			"SUPABASE_PUBLISHABLE_KEY": c.PublishableKey,
+			"SUPABASE_SECRET_KEY":      c.SecretKey,
+		}); err != nil {
 			errs = append(errs, fmt.Errorf("production mode (%s): %w", devkeys.EnvVar, err))
 		}
 	}

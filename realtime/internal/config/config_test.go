@@ -42,8 +42,15 @@ func TestLoad(t *testing.T) {
 		{name: "secret fallback", env: map[string]string{"JWT_SECRET": goodSecret}, want: func(c *Config) { c.JWTSecret = goodSecret }},
 		{name: "API_JWT_SECRET wins", env: map[string]string{"API_JWT_SECRET": goodSecret, "JWT_SECRET": "ignored-secret-that-is-long-enough-xxxxx"},
 			want: func(c *Config) { c.JWTSecret = goodSecret }},
-		{name: "production with a real secret", env: map[string]string{"KEJANEST_ENV": "production", "API_JWT_SECRET": goodSecret},
-			want: func(c *Config) { c.Production, c.JWTSecret = true, goodSecret }},
+		{name: "production with real secrets", env: map[string]string{"KEJANEST_ENV": "production", "API_JWT_SECRET": goodSecret,
+			"SUPABASE_PUBLISHABLE_KEY": "sb_publishable_real", "SUPABASE_SECRET_KEY": "sb_secret_real"},
+			want: func(c *Config) {
+				c.Production, c.JWTSecret, c.PublishableKey, c.SecretKey = true, goodSecret, "sb_publishable_real", "sb_secret_real"
+			}},
+		{name: "production refuses the dev secret key", env: map[string]string{"KEJANEST_ENV": "production", "API_JWT_SECRET": goodSecret,
+			"SUPABASE_PUBLISHABLE_KEY": "sb_publishable_real"}, wantErr: "SUPABASE_SECRET_KEY: " + devkeys.ErrDevSecret.Error()},
+		{name: "production refuses the dev publishable key", env: map[string]string{"KEJANEST_ENV": "production", "API_JWT_SECRET": goodSecret,
+			"SUPABASE_SECRET_KEY": "sb_secret_real"}, wantErr: "SUPABASE_PUBLISHABLE_KEY: " + devkeys.ErrDevSecret.Error()},
 		{name: "port not a number", env: map[string]string{"PORT": "ws"}, wantErr: `PORT: "ws" is not an integer`},
 		{name: "port out of range", env: map[string]string{"PORT": "0"}, wantErr: "PORT: 0 is not a port"},
 		{name: "bad database url", env: map[string]string{"DATABASE_URL": "postgres://a@h:p/db"}, wantErr: "DATABASE_URL"},
