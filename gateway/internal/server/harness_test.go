@@ -32,6 +32,7 @@ type echo struct {
 	APIKey        string `json:"apikey"`
 	RequestID     string `json:"request_id"`
 	XFF           string `json:"xff"`
+	RealIP        string `json:"real_ip"`
 	XFHost        string `json:"xf_host"`
 	XFProto       string `json:"xf_proto"`
 	XFPrefix      string `json:"xf_prefix"`
@@ -53,6 +54,7 @@ func echoUpstream(t testing.TB, service string, hits *atomic.Int64) *httptest.Se
 			APIKey:    r.Header.Get("apikey"),
 			RequestID: r.Header.Get("X-Request-Id"),
 			XFF:       r.Header.Get("X-Forwarded-For"), XFHost: r.Header.Get("X-Forwarded-Host"),
+			RealIP:  r.Header.Get("X-Real-Ip"),
 			XFProto: r.Header.Get("X-Forwarded-Proto"), XFPrefix: r.Header.Get("X-Forwarded-Prefix"),
 		}
 		w.Header().Set("Access-Control-Allow-Origin", "*")

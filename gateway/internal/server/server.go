@@ -122,6 +122,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	st.id = requestid.Pick(r.Header.Get(requestid.Header))
 	r.Header[requestid.Header] = []string{st.id}
+	// The services rate-limit and audit by client address: they get the one
+	// the gateway decided on (the peer, or with GATEWAY_TRUST_PROXY the
+	// front proxy's client), never one the client wrote itself.
+	r.Header[realIPHeader] = []string{st.ip}
 	w.Header()[requestid.Header] = []string{st.id}
 
 	route := s.proxy.Match(r.URL.Path)
@@ -260,6 +264,9 @@ func loopbackPeer(r *http.Request) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback() && r.Header.Get("X-Forwarded-For") == ""
 }
+
+// realIPHeader carries the client address to the upstream services.
+const realIPHeader = "X-Real-Ip"
 
 // clientIP is the peer address, or with TrustProxy the leftmost
 // X-Forwarded-For entry (the original client as the front proxy saw it).

@@ -597,13 +597,7 @@ func grepLines(s, substr string) string {
 
 func TestUpstreamDown(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := "http://" + ln.Addr().String()
-	_ = ln.Close()
-	h := newHarness(t, map[string]string{"REST_URL": dead})
+	h := newHarness(t, map[string]string{"REST_URL": deadUpstream(t)})
 	res, body := h.do(t, http.MethodGet, "/rest/v1/t?token=x-secret", map[string]string{"Origin": "http://localhost:5173", "apikey": devkeys.AnonKey})
 	if res.StatusCode != http.StatusBadGateway || string(body) != badGatewayBody {
 		t.Fatalf("status %d body %s", res.StatusCode, body)
@@ -614,6 +608,29 @@ func TestUpstreamDown(t *testing.T) {
 	if strings.Contains(h.logs.String(), "x-secret") {
 		t.Error("upstream error log leaked the query")
 	}
+}
+
+// deadUpstream returns the URL of an upstream that accepts connections and
+// closes them at once, so every proxied request fails. The listener stays
+// open for the whole test: a closed port could be taken by a parallel test's
+// server before the request is made, which then answers 200 instead of 502.
+func deadUpstream(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = c.Close()
+		}
+	}()
+	return "http://" + ln.Addr().String()
 }
 
 func TestStreaming(t *testing.T) {
@@ -797,6 +814,41 @@ func TestSPAThroughGateway(t *testing.T) {
 			}
 			if !strings.Contains(string(body), tc.body) {
 				t.Errorf("body %q", body)
+			}
+		})
+	}
+}
+
+// TestClientAddressForwarded checks the X-Real-IP the services rate-limit
+// by: the peer, or with GATEWAY_TRUST_PROXY the front proxy's client (the
+// leftmost X-Forwarded-For entry); never a value the client wrote itself.
+func TestClientAddressForwarded(t *testing.T) {
+	t.Parallel()
+	direct := newHarness(t, nil)
+	trusted := newHarness(t, map[string]string{"GATEWAY_TRUST_PROXY": "true"})
+	tests := []struct {
+		name   string
+		h      *harness
+		hdr    map[string]string
+		realIP string
+		xff    string
+	}{
+		{"direct", direct, nil, "127.0.0.1", "127.0.0.1"},
+		{"direct, client claims an address", direct, map[string]string{"X-Real-Ip": "203.0.113.66", "X-Forwarded-For": "203.0.113.66"}, "127.0.0.1", "127.0.0.1"},
+		{"behind a trusted proxy", trusted, map[string]string{"X-Forwarded-For": "203.0.113.7, 10.0.0.1"}, "203.0.113.7", "203.0.113.7, 10.0.0.1, 127.0.0.1"},
+		{"behind a trusted proxy, forged X-Real-IP", trusted, map[string]string{"X-Forwarded-For": "203.0.113.7", "X-Real-Ip": "198.51.100.99"}, "203.0.113.7", "203.0.113.7, 127.0.0.1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			hdr := map[string]string{"apikey": devkeys.AnonKey}
+			for k, v := range tc.hdr {
+				hdr[k] = v
+			}
+			res, body := tc.h.do(t, http.MethodGet, "/auth/v1/token", hdr)
+			e := echoOf(t, res, body)
+			if e.RealIP != tc.realIP || e.XFF != tc.xff {
+				t.Errorf("X-Real-IP %q, X-Forwarded-For %q; want %q, %q", e.RealIP, e.XFF, tc.realIP, tc.xff)
 			}
 		})
 	}

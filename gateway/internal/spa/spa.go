@@ -3,6 +3,8 @@
 package spa
 
 import (
+	"io"
+	"mime"
 	"net/http"
 	"os"
 	"path"
@@ -71,24 +73,71 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serveFile serves rel if it is a regular file and reports whether it did.
 func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, root *os.Root, rel string, immutable bool) bool {
-	f, err := root.Open(rel)
-	if err != nil {
+	f, st := openRegular(root, rel)
+	if f == nil {
 		return false
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
 	if immutable {
 		w.Header().Set("Cache-Control", cacheImmutable)
 	} else {
 		w.Header().Set("Cache-Control", cacheRevalidate)
 	}
-	// ServeContent handles HEAD, ranges, conditional requests and the
-	// content type from the extension.
-	http.ServeContent(w, r, st.Name(), st.ModTime(), f)
+	body := io.ReadSeeker(f)
+	if ctype := mime.TypeByExtension(path.Ext(rel)); ctype != "" {
+		if enc := precompressed(w, r, root, rel); enc != nil {
+			defer enc.Close()
+			// The type is the original file's; ServeContent must not sniff
+			// the compressed bytes.
+			w.Header().Set("Content-Type", ctype)
+			body = enc
+		}
+	}
+	// ServeContent handles HEAD, ranges (of the representation sent),
+	// conditional requests and the content type from the extension. The
+	// original's time is used so both representations validate alike.
+	http.ServeContent(w, r, st.Name(), st.ModTime(), body)
 	return true
+}
+
+// precompressed looks for a sibling of rel that the build compressed and
+// the client accepts. When a sibling exists it sets Vary (whether or not
+// this client gets it, so caches keep the representations apart); when the
+// client accepts one it sets Content-Encoding and returns it open.
+func precompressed(w http.ResponseWriter, r *http.Request, root *os.Root, rel string) *os.File {
+	ae := r.Header.Get("Accept-Encoding")
+	varied := false
+	for _, e := range encodings {
+		f, _ := openRegular(root, rel+e.suffix)
+		if f == nil {
+			continue
+		}
+		if !varied {
+			w.Header().Add("Vary", "Accept-Encoding")
+			varied = true
+		}
+		if accepts(ae, e.coding) {
+			w.Header().Set("Content-Encoding", e.coding)
+			return f
+		}
+		_ = f.Close()
+	}
+	return nil
+}
+
+// openRegular opens rel under root, with its FileInfo, if it is a regular
+// file; else it returns nil.
+func openRegular(root *os.Root, rel string) (*os.File, os.FileInfo) {
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, nil
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		_ = f.Close()
+		return nil, nil
+	}
+	return f, st
 }
 
 func (h *Handler) notBuilt(w http.ResponseWriter) {

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -101,6 +102,63 @@ func TestNotBuilt(t *testing.T) {
 			}
 			if IndexExists(dir) {
 				t.Error("IndexExists on an unbuilt dir")
+			}
+		})
+	}
+}
+
+func TestPrecompressed(t *testing.T) {
+	t.Parallel()
+	dist := t.TempDir()
+	write(t, filepath.Join(dist, "index.html"), "<!doctype html>INDEX")
+	write(t, filepath.Join(dist, "index.html.gz"), "GZ-INDEX")
+	write(t, filepath.Join(dist, "assets", "app-1.js"), "PLAIN-JS")
+	write(t, filepath.Join(dist, "assets", "app-1.js.br"), "BR-JS")
+	write(t, filepath.Join(dist, "assets", "app-1.js.gz"), "GZ-JS")
+	write(t, filepath.Join(dist, "assets", "only-plain.css"), "PLAIN-CSS")
+	write(t, filepath.Join(dist, "blob"), "PLAIN-BLOB")
+	write(t, filepath.Join(dist, "blob.gz"), "GZ-BLOB")
+	h := New(dist)
+
+	tests := []struct {
+		name, path, accept    string
+		body, encoding, ctype string
+		vary                  bool
+	}{
+		{"brotli preferred", "/assets/app-1.js", "gzip, deflate, br", "BR-JS", "br", "text/javascript", true},
+		{"gzip only", "/assets/app-1.js", "gzip", "GZ-JS", "gzip", "text/javascript", true},
+		{"brotli refused", "/assets/app-1.js", "br;q=0, gzip", "GZ-JS", "gzip", "text/javascript", true},
+		{"nothing accepted", "/assets/app-1.js", "", "PLAIN-JS", "", "text/javascript", true},
+		{"identity only", "/assets/app-1.js", "identity", "PLAIN-JS", "", "text/javascript", true},
+		{"no sibling", "/assets/only-plain.css", "gzip, br", "PLAIN-CSS", "", "text/css", false},
+		{"SPA fallback compressed", "/lands/7", "gzip", "GZ-INDEX", "gzip", "text/html", true},
+		{"unknown type never compressed", "/blob", "gzip", "PLAIN-BLOB", "", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			req := httptest.NewRequest("GET", tc.path, nil)
+			if tc.accept != "" {
+				req.Header.Set("Accept-Encoding", tc.accept)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 200 || rec.Body.String() != tc.body {
+				t.Fatalf("status %d body %q, want 200 %q", rec.Code, rec.Body.String(), tc.body)
+			}
+			if got := rec.Header().Get("Content-Encoding"); got != tc.encoding {
+				t.Errorf("Content-Encoding %q, want %q", got, tc.encoding)
+			}
+			if got := rec.Header().Get("Vary") == "Accept-Encoding"; got != tc.vary {
+				t.Errorf("Vary %q, want set=%v", rec.Header().Get("Vary"), tc.vary)
+			}
+			if tc.ctype != "" && !strings.HasPrefix(rec.Header().Get("Content-Type"), tc.ctype) {
+				t.Errorf("Content-Type %q, want %q", rec.Header().Get("Content-Type"), tc.ctype)
+			}
+			// ServeContent leaves Content-Length out of an encoded answer
+			// (it is then chunked); a plain one must carry it.
+			if got, want := rec.Header().Get("Content-Length"), strconv.Itoa(len(tc.body)); tc.encoding == "" && got != want {
+				t.Errorf("Content-Length %q, want %q", got, want)
 			}
 		})
 	}
