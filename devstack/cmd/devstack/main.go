@@ -96,7 +96,11 @@ func start(o options, log *slog.Logger) error {
 		return errors.New("devstack is the local development stack; production runs the services directly (see docker-compose.yml)")
 	}
 
-	st := stackconf.Stack{Root: root, BinDir: filepath.Join(root, "bin"), Ports: stackconf.DefaultPorts, Keys: keys}
+	st := stackconf.Stack{Root: root, BinDir: filepath.Join(root, "bin"), Ports: stackconf.DefaultPorts, Keys: keys,
+		RolePasswords: stackconf.RolePasswords{
+			Authenticator: os.Getenv("AUTHENTICATOR_PASSWORD"),
+			AuthAdmin:     os.Getenv("AUTH_ADMIN_PASSWORD"),
+		}}
 	var cleanups []func(context.Context)
 	defer func() {
 		for i := len(cleanups) - 1; i >= 0; i-- {
@@ -149,6 +153,9 @@ func start(o options, log *slog.Logger) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	log.Info("migrations applied", "count", len(applied))
+	if err := database.SetRolePasswords(ctx, st.DatabaseURL, st.RolePasswords.ByRole()); err != nil {
+		return fmt.Errorf("role passwords: %w", err)
+	}
 	if len(o.fixtures) > 0 {
 		if !o.ephemeral {
 			return errors.New("-sql fixtures are for -ephemeral test stacks only")
@@ -177,7 +184,7 @@ func start(o options, log *slog.Logger) error {
 
 	// Listings, offers and trades lapse by the clock; production runs the
 	// same sweep from its scheduler.
-	go sweeps.Every(ctx, database.WithUser(st.DatabaseURL, "authenticator"), time.Minute, log)
+	go sweeps.Every(ctx, st.AuthenticatorURL(), time.Minute, log)
 
 	if o.ephemeral {
 		if err := printReady(st, logDir); err != nil {

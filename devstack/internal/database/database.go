@@ -174,14 +174,31 @@ func ApplyFiles(ctx context.Context, dbURL string, files []string) error {
 }
 
 // WithUser returns dbURL with its user (and password) replaced, for the
-// services' own login roles.
-func WithUser(dbURL, user string) string {
+// services' own login roles; a non-empty password is set in the URL, an
+// empty one leaves none (a server that trusts loopback needs none).
+func WithUser(dbURL, user, password string) string {
 	u, err := url.Parse(dbURL)
 	if err != nil {
 		return dbURL
 	}
-	u.User = url.User(user)
+	if password != "" {
+		u.User = url.UserPassword(user, password)
+	} else {
+		u.User = url.User(user)
+	}
 	return u.String()
+}
+
+// SetRolePasswords gives the services' login roles their passwords (role →
+// password; empty ones are skipped), so that a DATABASE_URL server asking
+// for passwords lets the services in.
+func SetRolePasswords(ctx context.Context, dbURL string, passwords map[string]string) error {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	return migrate.SetPasswords(ctx, conn, passwords)
 }
 
 // WithDatabase returns dbURL pointing at another database.

@@ -76,7 +76,8 @@ func TestURLHelpers(t *testing.T) {
 	t.Parallel()
 	base := "postgres://postgres:secret@db.example:5432/app?sslmode=disable"
 	tests := []struct{ name, got, want string }{
-		{"user swapped, password dropped", WithUser(base, "authenticator"), "postgres://authenticator@db.example:5432/app?sslmode=disable"},
+		{"user swapped, password dropped", WithUser(base, "authenticator", ""), "postgres://authenticator@db.example:5432/app?sslmode=disable"},
+		{"user swapped, own password", WithUser(base, "authenticator", "p@ss/w:rd"), "postgres://authenticator:p%40ss%2Fw%3Ard@db.example:5432/app?sslmode=disable"},
 		{"database swapped", WithDatabase(base, "other"), "postgres://postgres:secret@db.example:5432/other?sslmode=disable"},
 		{"redacted", Redact(base), "postgres://postgres:xxxxx@db.example:5432/app?sslmode=disable"},
 	}

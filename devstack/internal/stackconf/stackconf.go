@@ -38,6 +38,26 @@ type Stack struct {
 	Keys        Keys
 	StorageDir  string
 	Production  bool
+	// RolePasswords holds the login passwords of authenticator and
+	// supabase_auth_admin, when the server asks for them (empty: none).
+	RolePasswords RolePasswords
+}
+
+// RolePasswords are the services' login roles' passwords, read from the
+// same variables the migrate command uses.
+type RolePasswords struct {
+	Authenticator string // AUTHENTICATOR_PASSWORD
+	AuthAdmin     string // AUTH_ADMIN_PASSWORD
+}
+
+// ByRole maps each role to its password, for database.SetRolePasswords.
+func (p RolePasswords) ByRole() map[string]string {
+	return map[string]string{"authenticator": p.Authenticator, "supabase_auth_admin": p.AuthAdmin}
+}
+
+// AuthenticatorURL is the stack's database as the authenticator role.
+func (s Stack) AuthenticatorURL() string {
+	return database.WithUser(s.DatabaseURL, "authenticator", s.RolePasswords.Authenticator)
 }
 
 // GatewayURL is the public origin of the stack.
@@ -71,8 +91,8 @@ func (s Stack) Services(environ ...string) []supervise.Service {
 }
 
 func (s Stack) services() []supervise.Service {
-	authenticator := database.WithUser(s.DatabaseURL, "authenticator")
-	authAdmin := database.WithUser(s.DatabaseURL, "supabase_auth_admin")
+	authenticator := s.AuthenticatorURL()
+	authAdmin := database.WithUser(s.DatabaseURL, "supabase_auth_admin", s.RolePasswords.AuthAdmin)
 	p := s.Ports
 	k := s.Keys
 	bin := func(name string) string { return filepath.Join(s.BinDir, name) }
@@ -105,6 +125,9 @@ func (s Stack) services() []supervise.Service {
 			"GOTRUE_SMTP_ADMIN_EMAIL=no-reply@kejanest.test",
 			// A developer re-sending a link should not wait a minute.
 			"GOTRUE_SMTP_MAX_FREQUENCY=1s",
+			// Phone sign-in works locally: the default SMS sender, log,
+			// writes each text with its code to .data/logs/authsvc.log.
+			"GOTRUE_EXTERNAL_PHONE_ENABLED=true",
 		}, HealthURL: local(p.Auth) + "/health"},
 		{Name: "realtime", Binary: bin("realtime"), Env: []string{
 			"DATABASE_URL=" + authenticator,

@@ -55,10 +55,37 @@ func TestOverridesReachOnlyTheirService(t *testing.T) {
 		{"rest", "GOTRUE_MAILER_AUTOCONFIRM", ""},
 		{"rest", "PGRST_DB_URI", "postgres://authenticator@127.0.0.1:5432/db"},
 		{"authsvc", "DATABASE_URL", "postgres://supabase_auth_admin@127.0.0.1:5432/db"},
+		{"authsvc", "GOTRUE_EXTERNAL_PHONE_ENABLED", "true"},
+		{"rest", "GOTRUE_EXTERNAL_PHONE_ENABLED", ""},
 	}
 	for _, tc := range tests {
 		if v := lastValue(envOf(t, got, tc.service), tc.key); v != tc.want {
 			t.Errorf("%s sees %s=%q, want %q", tc.service, tc.key, v, tc.want)
 		}
+	}
+}
+
+func TestRolePasswordsReachEveryDatabaseURL(t *testing.T) {
+	t.Parallel()
+	st := Stack{Root: "/repo", BinDir: "/repo/bin", DatabaseURL: "postgres://postgres:super@db.example:5432/app", Ports: DefaultPorts,
+		RolePasswords: RolePasswords{Authenticator: "auth-pw", AuthAdmin: "admin-pw"}}
+	var got []serviceEnv
+	for _, s := range st.Services() {
+		got = append(got, serviceEnv{s.Name, s.Env})
+	}
+	tests := []struct{ service, key, want string }{
+		{"rest", "PGRST_DB_URI", "postgres://authenticator:auth-pw@db.example:5432/app"},
+		{"rpc", "PGRST_DB_URI", "postgres://authenticator:auth-pw@db.example:5432/app"},
+		{"authsvc", "DATABASE_URL", "postgres://supabase_auth_admin:admin-pw@db.example:5432/app"},
+		{"storage", "DATABASE_URL", "postgres://authenticator:auth-pw@db.example:5432/app"},
+		{"realtime", "DATABASE_URL", "postgres://authenticator:auth-pw@db.example:5432/app"},
+	}
+	for _, tc := range tests {
+		if v := lastValue(envOf(t, got, tc.service), tc.key); v != tc.want {
+			t.Errorf("%s sees %s=%q, want %q", tc.service, tc.key, v, tc.want)
+		}
+	}
+	if got, want := st.RolePasswords.ByRole(), map[string]string{"authenticator": "auth-pw", "supabase_auth_admin": "admin-pw"}; got["authenticator"] != want["authenticator"] || got["supabase_auth_admin"] != want["supabase_auth_admin"] || len(got) != 2 {
+		t.Errorf("ByRole() = %v, want %v", got, want)
 	}
 }
