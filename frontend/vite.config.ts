@@ -22,6 +22,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    testTimeout: 60_000,
     unstubGlobals: true,
   },
 })

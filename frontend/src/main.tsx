@@ -1,3 +1,6 @@
+// First: records the URL's auth fragment before supabase-js can clear it.
+import '@/lib/initial-url'
+
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 
@@ -19,3 +22,13 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 )
+
+// The service worker (public/sw.js) only in production builds: in dev it
+// would cache Vite's modules.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => {
+      // No offline support this visit; the app works without it.
+    })
+  })
+}

@@ -1,28 +1,30 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
-import { useState, type ReactNode } from 'react'
+import type { QueryClient } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
 
 import { Toaster } from '@/components/ui/toaster'
 import { AuthProvider, type AuthClient } from '@/lib/auth'
-import { createQueryClient } from '@/lib/query-client'
+import { QueryClientSlot } from '@/lib/query-client-slot'
 
 type AppProviderProps = {
   children: ReactNode
   /** Injected by tests; the app uses supabase-js. */
   authClient?: AuthClient
-  /** Injected by tests; the app makes its own. */
+  /** Injected by tests; the app makes its own in the data layout. */
   queryClient?: QueryClient
 }
 
-/** Everything the pages share: data cache, session and the toast area. */
+/**
+ * Everything the pages share: session and the toast area. The data cache
+ * (TanStack Query) is provided by the lazily loaded data layout, so the
+ * landing page does not download it.
+ */
 export function AppProvider({ children, authClient, queryClient }: AppProviderProps) {
-  const [client] = useState(() => queryClient ?? createQueryClient())
-
   return (
-    <QueryClientProvider client={client}>
+    <QueryClientSlot.Provider value={queryClient}>
       <AuthProvider client={authClient}>
         {children}
         <Toaster />
       </AuthProvider>
-    </QueryClientProvider>
+    </QueryClientSlot.Provider>
   )
 }

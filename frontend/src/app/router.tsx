@@ -1,4 +1,4 @@
-import { lazy } from 'react'
+import { lazy, type ComponentType } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 
@@ -6,11 +6,38 @@ import { AppLayout } from '@/components/layouts/app-layout'
 
 import { RouteError } from './routes/route-error'
 
-// Pages are split into their own chunks so the shell loads first.
-const HomeRoute = lazy(() => import('./routes/home').then((m) => ({ default: m.HomeRoute })))
-const ComingSoonRoute = lazy(() =>
-  import('./routes/coming-soon').then((m) => ({ default: m.ComingSoonRoute })),
-)
+/** A route component from a lazily loaded module's named export. */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] })))
+}
+
+// Every page is its own chunk so the shell and the landing page load first.
+const RedirectRoute = page(() => import('./routes/redirect'), 'RedirectRoute')
+const HomeRoute = page(() => import('./routes/home'), 'HomeRoute')
+const AboutRoute = page(() => import('./routes/about'), 'AboutRoute')
+const TermsRoute = page(() => import('./routes/legal'), 'TermsRoute')
+const PrivacyRoute = page(() => import('./routes/legal'), 'PrivacyRoute')
+const ComingSoonRoute = page(() => import('./routes/coming-soon'), 'ComingSoonRoute')
+// The data layout brings TanStack Query; only pages that fetch sit under it.
+const DataLayout = page(() => import('./routes/data-layout'), 'DataLayout')
+const PricingRoute = page(() => import('./routes/pricing'), 'PricingRoute')
+const LoginRoute = page(() => import('./routes/auth'), 'LoginRoute')
+const RegisterRoute = page(() => import('./routes/auth'), 'RegisterRoute')
+const ForgotPasswordRoute = page(() => import('./routes/auth'), 'ForgotPasswordRoute')
+const ResetPasswordRoute = page(() => import('./routes/auth'), 'ResetPasswordRoute')
+const PropertiesRoute = page(() => import('./routes/listings'), 'PropertiesRoute')
+const MarketplaceRoute = page(() => import('./routes/listings'), 'MarketplaceRoute')
+const LandsRoute = page(() => import('./routes/listings'), 'LandsRoute')
+const ServicesRoute = page(() => import('./routes/listings'), 'ServicesRoute')
+const PropertyDetailsRoute = page(() => import('./routes/details'), 'PropertyDetailsRoute')
+const ProductDetailsRoute = page(() => import('./routes/details'), 'ProductDetailsRoute')
+const LandDetailsRoute = page(() => import('./routes/details'), 'LandDetailsRoute')
+const ServiceDetailsRoute = page(() => import('./routes/details'), 'ServiceDetailsRoute')
+const ListPropertyRoute = page(() => import('./routes/list-forms'), 'ListPropertyRoute')
+const ListProductRoute = page(() => import('./routes/list-forms'), 'ListProductRoute')
+const ListLandRoute = page(() => import('./routes/list-forms'), 'ListLandRoute')
+const ListServiceRoute = page(() => import('./routes/list-forms'), 'ListServiceRoute')
+const EditServiceRoute = page(() => import('./routes/list-forms'), 'EditServiceRoute')
 
 /**
  * The route table. The outer errorElement catches a failing shell; the inner
@@ -25,8 +52,34 @@ export const routes: RouteObject[] = [
       {
         errorElement: <RouteError />,
         children: [
-          { index: true, element: <HomeRoute /> },
+          { index: true, element: <RedirectRoute /> },
           { path: 'home', element: <HomeRoute /> },
+          { path: 'about', element: <AboutRoute /> },
+          { path: 'terms', element: <TermsRoute /> },
+          { path: 'privacy', element: <PrivacyRoute /> },
+          {
+            element: <DataLayout />,
+            children: [
+              { path: 'pricing', element: <PricingRoute /> },
+              { path: 'login', element: <LoginRoute /> },
+              { path: 'register', element: <RegisterRoute /> },
+              { path: 'forgot-password', element: <ForgotPasswordRoute /> },
+              { path: 'reset-password', element: <ResetPasswordRoute /> },
+              { path: 'properties', element: <PropertiesRoute /> },
+              { path: 'marketplace', element: <MarketplaceRoute /> },
+              { path: 'lands', element: <LandsRoute /> },
+              { path: 'services', element: <ServicesRoute /> },
+              { path: 'properties/:id', element: <PropertyDetailsRoute /> },
+              { path: 'marketplace/:id', element: <ProductDetailsRoute /> },
+              { path: 'lands/:id', element: <LandDetailsRoute /> },
+              { path: 'service-provider/:id', element: <ServiceDetailsRoute /> },
+              { path: 'list-property', element: <ListPropertyRoute /> },
+              { path: 'list-product', element: <ListProductRoute /> },
+              { path: 'list-land', element: <ListLandRoute /> },
+              { path: 'list-service', element: <ListServiceRoute /> },
+              { path: 'edit-service/:id', element: <EditServiceRoute /> },
+            ],
+          },
           { path: '*', element: <ComingSoonRoute /> },
         ],
       },

@@ -12,7 +12,16 @@ export type Env = {
   supabaseUrl: string
   /** The public anon API key sent as `apikey`. */
   supabaseAnonKey: string
+  /**
+   * The single administrator's e-mail (spec §6: the admin is identified by a
+   * fixed e-mail compared on the client, plus the admin role). Defaults to
+   * the demo data's admin account.
+   */
+  adminEmail: string
 }
+
+/** The administrator account of the demo data (sql/seed). */
+export const DEFAULT_ADMIN_EMAIL = 'admin@kejanest.test'
 
 function blankToUndefined(value: string | undefined): string | undefined {
   const trimmed = value?.trim()
@@ -30,6 +39,7 @@ export function readEnv(
   return {
     supabaseUrl: blankToUndefined(source.VITE_SUPABASE_URL) ?? origin,
     supabaseAnonKey: blankToUndefined(source.VITE_SUPABASE_ANON_KEY) ?? LOCAL_ANON_KEY,
+    adminEmail: blankToUndefined(source.VITE_ADMIN_EMAIL) ?? DEFAULT_ADMIN_EMAIL,
   }
 }
 

@@ -16,6 +16,15 @@ export const paths = {
   messages: '/messages',
   login: '/login',
   register: '/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  wallet: '/wallet',
+  listProperty: '/list-property',
+  listProduct: '/list-product',
+  listLand: '/list-land',
+  listService: '/list-service',
+  adminLogin: '/admin/login',
+  adminDashboard: '/admin/dashboard',
   profile: '/profile',
   // The spec names /home as the signed-in user's dashboard target.
   dashboard: '/home',
@@ -41,3 +50,12 @@ export function marketplaceByCategory(category: string): string {
 
 /** Router state handed to /login so it can return the user afterwards. */
 export type LoginRedirectState = { from: string }
+
+/** Detail pages of the four listing kinds. */
+export const detailPath = {
+  property: (id: string) => `${paths.properties}/${id}`,
+  product: (id: string) => `${paths.marketplace}/${id}`,
+  land: (id: string) => `${paths.lands}/${id}`,
+  service: (id: string) => `/service-provider/${id}`,
+  editService: (id: string) => `/edit-service/${id}`,
+}

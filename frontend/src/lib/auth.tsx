@@ -1,5 +1,4 @@
 import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js'
-import { useQueryClient } from '@tanstack/react-query'
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 
 /**
@@ -36,7 +35,6 @@ async function loadAuthClient(): Promise<AuthClient> {
  * onAuthStateChange for sign-in, sign-out and token refresh.
  */
 export function AuthProvider({ client, children }: { client?: AuthClient; children: ReactNode }) {
-  const queryClient = useQueryClient()
   const clientRef = useRef<AuthClient | null>(client ?? null)
   const [session, setSession] = useState<Session | null>(null)
   const [status, setStatus] = useState<AuthStatus>('loading')
@@ -55,9 +53,9 @@ export function AuthProvider({ client, children }: { client?: AuthClient; childr
       .then(async (auth) => {
         if (!active) return
         clientRef.current = auth
-        const { data } = auth.onAuthStateChange((event, next) => {
+        const { data } = auth.onAuthStateChange((_event, next) => {
           // Never call supabase from inside this callback (it holds a lock).
-          if (event === 'SIGNED_OUT') queryClient.clear()
+          // The data layout clears the query cache when the user changes.
           apply(next)
         })
         unsubscribe = () => data.subscription.unsubscribe()
@@ -70,11 +68,12 @@ export function AuthProvider({ client, children }: { client?: AuthClient; childr
       active = false
       unsubscribe?.()
     }
-  }, [client, queryClient])
+  }, [client])
 
   const signOut = useCallback(async () => {
     const auth = clientRef.current ?? (await loadAuthClient())
-    await auth.signOut()
+    const { error } = await auth.signOut()
+    if (error) throw error
   }, [])
 
   const value = useMemo<AuthState>(

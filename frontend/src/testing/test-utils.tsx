@@ -110,3 +110,15 @@ export function getToastRegion(): HTMLElement {
 export function visibleToasts(): HTMLElement[] {
   return within(getToastRegion()).queryAllByRole('listitem')
 }
+
+/**
+ * Fills labelled fields in order, as a user would: a select picks the option
+ * with that value, any other field is typed into.
+ */
+export async function fillFields(user: ReturnType<typeof userEvent.setup>, values: Record<string, string>) {
+  for (const [label, value] of Object.entries(values)) {
+    const field = screen.getByLabelText(label)
+    if (field instanceof HTMLSelectElement) await user.selectOptions(field, value)
+    else await user.type(field, value)
+  }
+}

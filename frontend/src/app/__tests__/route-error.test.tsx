@@ -16,7 +16,7 @@ describe('router errorElement', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
   })
 
-  it.each(['/', '/home'])("shows 'Unexpected Application Error!' when %s throws", async (path) => {
+  it.each(['/home'])("shows 'Unexpected Application Error!' when %s throws", async (path) => {
     await renderApp(path)
     expect(
       await screen.findByRole('heading', { name: 'Unexpected Application Error!' }),
@@ -27,8 +27,8 @@ describe('router errorElement', () => {
   })
 
   it('other pages still render', async () => {
-    await renderApp('/pricing')
-    expect(await screen.findByRole('heading', { name: 'Coming soon' })).toBeInTheDocument()
+    await renderApp('/about')
+    expect(await screen.findByRole('heading', { name: 'About KejaNest' })).toBeInTheDocument()
     expect(screen.queryByText('Unexpected Application Error!')).not.toBeInTheDocument()
   })
 })

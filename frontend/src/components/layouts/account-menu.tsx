@@ -1,4 +1,3 @@
-import { CircleUserIcon } from 'lucide-react'
 import { Link, useNavigate } from 'react-router'
 
 import { Button } from '@/components/ui/button'
@@ -12,9 +11,12 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import { paths } from '@/config/paths'
+import { toast } from '@/hooks/use-toast'
 import { useAuth } from '@/lib/auth'
 import type { MessageKey } from '@/lib/i18n/en'
 import { useTranslation } from '@/lib/i18n/i18n'
+
+import { AccountAvatar } from './account-avatar'
 
 const accountLinks: readonly { to: string; label: MessageKey }[] = [
   { to: paths.dashboard, label: 'account.dashboard' },
@@ -32,16 +34,16 @@ function fullNameOf(metadata: Record<string, unknown> | undefined): string | und
 }
 
 /** The account dropdown: sign-in links, or the user's pages and Log out. */
-function AccountMenu() {
+function AccountMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const { user, signOut } = useAuth()
   const { t } = useTranslation()
   const navigate = useNavigate()
 
   return (
-    <DropdownMenu modal={false}>
+    <DropdownMenu modal={false} defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon">
-          <CircleUserIcon aria-hidden="true" />
+          <AccountAvatar />
           <span className="sr-only">{t('account.menu')}</span>
         </Button>
       </DropdownMenuTrigger>
@@ -68,6 +70,12 @@ function AccountMenu() {
               onSelect={async () => {
                 try {
                   await signOut()
+                  toast({ title: t('account.signedOut'), variant: 'success' })
+                } catch (error) {
+                  toast({
+                    title: (error instanceof Error && error.message) || t('account.signOutFailed'),
+                    variant: 'destructive',
+                  })
                 } finally {
                   navigate(paths.home)
                 }

@@ -6,6 +6,7 @@ import { useTranslation } from '@/lib/i18n/i18n'
 
 import { BottomBar } from './bottom-bar'
 import { Footer } from './footer'
+import { InstallPrompt } from './install-prompt'
 import { Navbar } from './navbar'
 
 /** The shell around every page: top bar, page, footer, phone bottom bar. */
@@ -15,13 +16,17 @@ function AppLayout() {
   return (
     <div className="flex min-h-dvh flex-col pb-16 md:pb-0">
       <Navbar />
-      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+      {/* At least a screen tall, so the footer starts below the fold: when a
+          lazily loaded page replaces the spinner, the footer then moves
+          off screen only, which is no layout shift for the visitor. */}
+      <main id="main" tabIndex={-1} className="min-h-dvh flex-1 outline-none">
         <Suspense fallback={<Spinner label={t('app.loading')} className="py-24" />}>
           <Outlet />
         </Suspense>
       </main>
       <Footer />
       <BottomBar />
+      <InstallPrompt />
       <ScrollRestoration />
     </div>
   )

@@ -13,11 +13,11 @@ import { NavItemLink } from './nav-item-link'
 import { mainNavItems } from './nav-items'
 
 /** The main navigation as a menu, for screens too narrow for the link row. */
-function MobileMenu() {
+function MobileMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const { t } = useTranslation()
 
   return (
-    <DropdownMenu modal={false}>
+    <DropdownMenu modal={false} defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon" className="lg:hidden">
           <MenuIcon aria-hidden="true" />

@@ -3,9 +3,9 @@ import { Link } from 'react-router'
 import { paths } from '@/config/paths'
 import { useTranslation } from '@/lib/i18n/i18n'
 
-import { AccountMenu } from './account-menu'
+import { LazyAccountMenu } from './lazy-account-menu'
 import { LanguageSwitcher } from './language-switcher'
-import { MobileMenu } from './mobile-menu'
+import { LazyMobileMenu } from './lazy-mobile-menu'
 import { NavItemLink } from './nav-item-link'
 import { mainNavItems } from './nav-items'
 import { ThemeToggle } from './theme-toggle'
@@ -45,8 +45,8 @@ function Navbar() {
         <div className="ml-auto flex items-center gap-1">
           <LanguageSwitcher />
           <ThemeToggle />
-          <AccountMenu />
-          <MobileMenu />
+          <LazyAccountMenu />
+          <LazyMobileMenu />
         </div>
       </div>
     </header>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { formatKES } from '../format'
+import { formatKES, formatKSh, formatNestcoins } from '../format'
 
 // Intl may separate the symbol with a no-break space; normalise it.
 const plain = (value: string) => value.replace(/\s/g, ' ')
@@ -18,5 +18,18 @@ describe('formatKES', () => {
 
   it('never shows a decimal separator', () => {
     expect(formatKES(10.99)).not.toMatch(/\.\d/)
+  })
+
+  it("prints service-card prices in 'KSh' (spec §9), whole shillings", () => {
+    expect(formatKSh(15_000)).toBe('KSh 15,000')
+    expect(formatKSh(1234.56)).toBe('KSh 1,235')
+  })
+})
+
+describe('formatNestcoins', () => {
+  it('groups digits in both languages', () => {
+    expect(formatNestcoins(15_500, 'en')).toBe('15,500')
+    expect(formatNestcoins(32_000, 'sw')).toMatch(/^32[,.\s\u00a0]000$/)
+    expect(formatNestcoins(100, 'en')).toBe('100')
   })
 })

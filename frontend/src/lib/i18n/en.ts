@@ -2,7 +2,12 @@
  * English catalogue: the source of truth for message keys. Values may hold
  * `{name}` placeholders filled by t(key, { name }).
  */
-export const en = {
+import { enAuth } from './en-auth'
+import { enListings } from './en-listings'
+import { enSite } from './en-site'
+
+/** The shell's own copy (navigation, chrome); the pages' copy comes from the part files. */
+export const enShell = {
   'app.name': 'KejaNest',
   'app.tagline': 'Real Estate and Household Items in Kenya',
   'app.loading': 'Loading...',
@@ -32,6 +37,8 @@ export const en = {
   'account.myP2pOffers': 'My P2P Offers',
   'account.profile': 'Profile',
   'account.logout': 'Log out',
+  'account.signedOut': 'Signed out successfully.',
+  'account.signOutFailed': 'An error occurred during sign out',
 
   'theme.switchToDark': 'Switch to dark mode',
   'theme.switchToLight': 'Switch to light mode',
@@ -87,10 +94,18 @@ export const en = {
   'error.body': 'Something went wrong while showing this page.',
   'error.backHome': 'Back to home',
 
+  'install.title': 'Install {name}',
+  'install.body': 'Install our app for a better experience with offline access and quick launch.',
+  'install.install': 'Install',
+  'install.dismiss': 'Not now',
+  'install.done': '{name} installed successfully!',
+
   'toast.region': 'Notifications ({hotkey})',
   'toast.close': 'Close',
   'toast.notification': 'Notification',
 } as const
+
+export const en = { ...enShell, ...enSite, ...enAuth, ...enListings } as const
 
 /** A key of the message catalogues. */
 export type MessageKey = keyof typeof en

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react'
 
 import { en, type Catalogue, type MessageKey } from './en'
-import { sw } from './sw'
+import { swShell } from './sw-shell'
 
 /** Languages the app ships catalogues for. */
 export const languages = ['en', 'sw'] as const
@@ -10,7 +10,24 @@ export type Language = (typeof languages)[number]
 /** localStorage key holding the chosen language. */
 export const LANGUAGE_STORAGE_KEY = 'lang'
 
-const catalogues: Record<Language, Catalogue> = { en, sw }
+const catalogues: Record<Language, Partial<Catalogue>> = { en, sw: swShell }
+let swahiliLoad: Promise<void> | undefined
+// Bumped when a catalogue arrives, so subscribed components re-render.
+let catalogueVersion = 0
+
+/**
+ * Loads the pages' Kiswahili copy (its own chunk, so English visitors never
+ * download it) and re-renders once it is in. Until then pages fall back to
+ * English while the shell is already in Kiswahili.
+ */
+export function loadSwahili(): Promise<void> {
+  swahiliLoad ??= import('./sw').then(({ sw }) => {
+    catalogues.sw = sw
+    catalogueVersion += 1
+    for (const listener of listeners) listener()
+  })
+  return swahiliLoad
+}
 const listeners = new Set<() => void>()
 
 function isLanguage(value: unknown): value is Language {
@@ -45,6 +62,7 @@ export function setLanguage(lang: Language): void {
     // Storage may be unavailable (private mode); the choice lasts this visit.
   }
   document.documentElement.lang = lang
+  if (lang === 'sw') void loadSwahili()
   for (const listener of listeners) listener()
 }
 
@@ -52,6 +70,7 @@ export function setLanguage(lang: Language): void {
 export function initLanguage(): Language {
   current = readStoredLanguage()
   document.documentElement.lang = current
+  if (current === 'sw') void loadSwahili()
   return current
 }
 
@@ -69,6 +88,10 @@ export function t(key: MessageKey, params?: MessageParams): string {
   )
 }
 
+function snapshot(): string {
+  return `${current}:${catalogueVersion}`
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
   return () => listeners.delete(listener)
@@ -80,6 +103,7 @@ export function useTranslation(): {
   lang: Language
   setLanguage: typeof setLanguage
 } {
-  const lang = useSyncExternalStore(subscribe, getLanguage, getLanguage)
+  useSyncExternalStore(subscribe, snapshot, snapshot)
+  const lang = getLanguage()
   return { t, lang, setLanguage }
 }

@@ -1,9 +1,15 @@
 import { screen, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 import { fakeSession, renderApp, visibleToasts } from '@/testing/test-utils'
 
 const mainNav = () => screen.getByRole('navigation', { name: 'Main navigation' })
+
+// Pages behind these links fetch data: answer from an in-memory client, never the network.
+vi.mock('@/lib/supabase', async () => {
+  const { createFakeSupabase } = await import('@/testing/fake-supabase')
+  return { supabase: createFakeSupabase().client }
+})
 
 describe('navigation bar', () => {
   it('lists the spec links in order', async () => {
@@ -48,7 +54,7 @@ describe('navigation bar', () => {
     await user.click(within(mainNav()).getByRole('link', { name: 'Services' }))
     expect(router.state.location.pathname).toBe('/services')
     expect(visibleToasts()).toHaveLength(0)
-    expect(await screen.findByRole('heading', { name: 'Coming soon' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Home Services' })).toBeInTheDocument()
   })
 
   it('signed in, guarded links go straight to their page', async () => {

@@ -1,0 +1,19 @@
+import type { LandSort } from '@/config/listings'
+
+export type LandFilters = {
+  search?: string
+  type?: string
+  purpose?: string
+  sort: LandSort
+  page: number
+}
+
+/** Query keys of the lands feature. */
+export const landKeys = {
+  all: ['lands'] as const,
+  lists: () => [...landKeys.all, 'list'] as const,
+  list: (filters: LandFilters) => [...landKeys.lists(), filters] as const,
+  details: () => [...landKeys.all, 'detail'] as const,
+  detail: (id: string) => [...landKeys.details(), id] as const,
+  similar: (id: string) => [...landKeys.all, 'similar', id] as const,
+}

@@ -1,0 +1,36 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+
+import type { Tables } from '@/lib/database.types'
+import { containsAny, containsPattern, pageRange, type Page } from '@/lib/pagination'
+import { supabase } from '@/lib/supabase'
+
+import { productKeys, type ProductFilters } from './keys'
+
+export type Product = Tables<'products'>
+
+/** One page of active products, newest first, by category, status (New/Used), location and name. */
+export async function getProducts(filters: ProductFilters, signal?: AbortSignal): Promise<Page<Product>> {
+  let request = supabase.from('products').select('*', { count: 'exact' }).eq('is_active', true)
+  if (filters.category) request = request.eq('category', filters.category)
+  if (filters.status) request = request.eq('status', filters.status)
+  if (filters.location) request = request.ilike('location', containsPattern(filters.location))
+  if (filters.query?.trim()) {
+    request = request.or(containsAny(['name', 'description'], filters.query))
+  }
+  const [from, to] = pageRange(filters.page)
+  request = request.order('created_at', { ascending: false }).range(from, to)
+  if (signal) request = request.abortSignal(signal)
+  const { data, count } = await request.throwOnError()
+  return { items: data ?? [], count: count ?? 0 }
+}
+
+export const getProductsQueryOptions = (filters: ProductFilters) =>
+  queryOptions({
+    queryKey: productKeys.list(filters),
+    queryFn: ({ signal }) => getProducts(filters, signal),
+    placeholderData: keepPreviousData,
+  })
+
+export function useProducts(filters: ProductFilters) {
+  return useQuery(getProductsQueryOptions(filters))
+}

@@ -1,0 +1,17 @@
+export type ProductFilters = {
+  category?: string
+  status?: string
+  location?: string
+  query?: string
+  page: number
+}
+
+/** Query keys of the products (marketplace) feature. */
+export const productKeys = {
+  all: ['products'] as const,
+  lists: () => [...productKeys.all, 'list'] as const,
+  list: (filters: ProductFilters) => [...productKeys.lists(), filters] as const,
+  details: () => [...productKeys.all, 'detail'] as const,
+  detail: (id: string) => [...productKeys.details(), id] as const,
+  similar: (id: string) => [...productKeys.all, 'similar', id] as const,
+}

@@ -1,0 +1,15 @@
+export type ServiceFilters = {
+  category?: string
+  search?: string
+  page: number
+}
+
+/** Query keys of the service providers feature. */
+export const serviceKeys = {
+  all: ['services'] as const,
+  lists: () => [...serviceKeys.all, 'list'] as const,
+  list: (filters: ServiceFilters) => [...serviceKeys.lists(), filters] as const,
+  details: () => [...serviceKeys.all, 'detail'] as const,
+  detail: (id: string) => [...serviceKeys.details(), id] as const,
+  similar: (id: string) => [...serviceKeys.all, 'similar', id] as const,
+}

@@ -1,0 +1,56 @@
+/** Listings per page on the browse screens (server-side pagination). */
+export const PAGE_SIZE = 12
+
+/** The inclusive row range of a 1-based page, for PostgREST `.range()`. */
+export function pageRange(page: number, size = PAGE_SIZE): [number, number] {
+  const safe = Number.isFinite(page) && page >= 1 ? Math.floor(page) : 1
+  const from = (safe - 1) * size
+  return [from, from + size - 1]
+}
+
+/** Number of pages for `count` rows (at least 1). */
+export function pageCount(count: number, size = PAGE_SIZE): number {
+  return Math.max(1, Math.ceil(count / size))
+}
+
+/** A page of rows and the total count across all pages. */
+export type Page<T> = { items: T[]; count: number }
+
+/**
+ * A case-insensitive "contains" pattern for `ilike`: the text between `%`s,
+ * with the user's literal `\`, `%` and `_` escaped by a backslash (ILIKE's
+ * default escape character), so "50%" or "plot_12" match literally. `*` is
+ * PostgREST's spelling of `%` and stays a wildcard. Nothing else changes:
+ * "Kilimani, Nairobi" or "Mt. Kenya" match as typed (supabase-js URL-encodes
+ * the value of a plain `.ilike()`). Inside `.or()` pass it through
+ * {@link orValue}.
+ */
+export function containsPattern(text: string): string {
+  const clean = text.trim().replace(/[\\%_]/g, (char) => `\\${char}`)
+  return `%${clean}%`
+}
+
+/** Characters with a meaning in PostgREST's `or=(...)` grammar, plus surrounding blanks. */
+const reservedInLogic = /[,.:()"\\]|^\s|\s$/
+
+/**
+ * A value for a PostgREST logic tree (`.or('a.ilike.<value>,...')`): values
+ * holding `, . : ( )`, a quote, a backslash or surrounding blanks are
+ * double-quoted, with `"` and `\` escaped by a backslash (PostgREST grammar).
+ */
+export function orValue(value: string): string {
+  if (!reservedInLogic.test(value)) return value
+  return `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`
+}
+
+/** An `or` filter matching `text` (case-insensitive contains) in any of `columns`. */
+export function containsAny(columns: readonly string[], text: string): string {
+  const value = orValue(containsPattern(text))
+  return columns.map((column) => `${column}.ilike.${value}`).join(',')
+}
+
+/** Reads a 1-based page number from a URL parameter. */
+export function parsePage(value: string | null): number {
+  const page = Number.parseInt(value ?? '', 10)
+  return Number.isFinite(page) && page >= 1 ? page : 1
+}

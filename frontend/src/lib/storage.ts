@@ -1,0 +1,34 @@
+import { env } from '@/config/env'
+
+/** Shown wherever a listing has no image or its image fails to load. */
+export const PLACEHOLDER_IMAGE = '/placeholder.svg'
+
+function publicUrl(bucket: string, path: string): string {
+  const clean = path.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')
+  return `${env.supabaseUrl.replace(/\/+$/, '')}/storage/v1/object/public/${bucket}/${clean}`
+}
+
+/**
+ * The public URL of a listing image (spec §7): an empty path gives the
+ * placeholder, absolute http(s) URLs pass through, anything else is a path
+ * in the public `images` bucket. Same URL as
+ * `supabase.storage.from('images').getPublicUrl(path)`, computed without
+ * loading supabase-js.
+ */
+export function imageUrl(path: string | null | undefined): string {
+  const value = path?.trim()
+  if (!value) return PLACEHOLDER_IMAGE
+  if (/^https?:\/\//i.test(value)) return value
+  return publicUrl('images', value)
+}
+
+/** The public URL of a user's avatar (bucket `avatars`, keyed by user id). */
+export function avatarUrl(userId: string): string {
+  return publicUrl('avatars', userId)
+}
+
+/** onError handler for <img>: swap in the placeholder once. */
+export function fallBackToPlaceholder(event: { currentTarget: HTMLImageElement }): void {
+  const img = event.currentTarget
+  if (!img.src.endsWith(PLACEHOLDER_IMAGE)) img.src = PLACEHOLDER_IMAGE
+}
