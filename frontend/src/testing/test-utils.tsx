@@ -60,6 +60,26 @@ export function createFakeAuthClient(initial: Session | null = null) {
   return client
 }
 
+/**
+ * A fake auth client whose stored session is read only when `release` is
+ * called: the app's state while supabase-js is still loading.
+ */
+export function createSlowAuthClient(session: Session | null = null) {
+  const client = createFakeAuthClient(session)
+  let release!: () => void
+  const ready = new Promise<void>((resolve) => (release = resolve))
+  const subscribe = client.onAuthStateChange.getMockImplementation()!
+  const read = client.getSession.getMockImplementation()!
+  client.onAuthStateChange.mockImplementation((callback) =>
+    subscribe((event, session) => void ready.then(() => callback(event, session))),
+  )
+  client.getSession.mockImplementation(async () => {
+    await ready
+    return read()
+  })
+  return { client, release }
+}
+
 function createTestQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false } } })
 }
@@ -75,9 +95,11 @@ export async function settleAuth(client: ReturnType<typeof createFakeAuthClient>
 /** Renders `ui` under the app's providers with a fake auth client. */
 export function renderWithProviders(
   ui: ReactNode,
-  { session = null }: { session?: Session | null } = {},
+  {
+    session = null,
+    authClient = createFakeAuthClient(session),
+  }: { session?: Session | null; authClient?: ReturnType<typeof createFakeAuthClient> } = {},
 ) {
-  const authClient = createFakeAuthClient(session)
   const user = userEvent.setup()
   const result = render(
     <AppProvider authClient={authClient} queryClient={createTestQueryClient()}>
@@ -100,6 +122,15 @@ export async function renderApp(
   await settleAuth(result.authClient)
   await waitFor(() => expect(screen.queryByText('Loading...')).not.toBeInTheDocument())
   return { ...result, router }
+}
+
+/**
+ * Renders the real route table at `path` with `authClient` and waits for
+ * nothing: for tests that control when the session becomes known.
+ */
+export function renderAppWithAuth(path: string, authClient: ReturnType<typeof createFakeAuthClient>) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] })
+  return { ...renderWithProviders(<RouterProvider router={router} />, { authClient }), router }
 }
 
 /** The toast area (Radix viewport) and the toasts in it. */

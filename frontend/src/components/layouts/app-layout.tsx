@@ -7,6 +7,7 @@ import { useTranslation } from '@/lib/i18n/i18n'
 import { BottomBar } from './bottom-bar'
 import { Footer } from './footer'
 import { InstallPrompt } from './install-prompt'
+import { PendingNavGuard } from './nav-item-link'
 import { Navbar } from './navbar'
 
 /** The shell around every page: top bar, page, footer, phone bottom bar. */
@@ -27,6 +28,7 @@ function AppLayout() {
       <Footer />
       <BottomBar />
       <InstallPrompt />
+      <PendingNavGuard />
       <ScrollRestoration />
     </div>
   )

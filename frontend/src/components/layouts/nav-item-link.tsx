@@ -1,5 +1,5 @@
-import type { ComponentProps } from 'react'
-import { Link, useLocation } from 'react-router'
+import { useEffect, type ComponentProps } from 'react'
+import { Link, useLocation, useNavigate } from 'react-router'
 
 import { paths, type LoginRedirectState } from '@/config/paths'
 import { toast } from '@/hooks/use-toast'
@@ -21,6 +21,16 @@ function isActivePath(pathname: string, target: string): boolean {
 }
 
 /**
+ * Router state of a guarded link followed before the session was known: the
+ * page it led to still owes the visitor the sign-in check.
+ */
+type PendingGuardState = { signInRequired: true }
+
+function isPendingGuard(state: unknown): state is PendingGuardState {
+  return typeof state === 'object' && state !== null && (state as PendingGuardState).signInRequired === true
+}
+
+/**
  * A navigation link that knows the current page (aria-current) and guards
  * sign-in-only pages: with no session it points at /login with
  * `{ from: to }` in router state and shows the info toast when clicked.
@@ -31,11 +41,17 @@ function NavItemLink({ to, alsoActiveOn = [], requiresAuth = false, onClick, ...
   const { pathname } = useLocation()
   const { t } = useTranslation()
 
-  // While the session is still loading the link goes through; the page's own
-  // guard decides. Only a known signed-out visitor is redirected here.
+  // While the session is still loading (supabase-js is its own chunk) the
+  // link goes through and marks the visit; PendingNavGuard finishes the check
+  // once the session is known. A known signed-out visitor goes to /login here.
   const blocked = requiresAuth && status === 'signed-out'
+  const pending = requiresAuth && status === 'loading'
   const active = [to, ...alsoActiveOn].some((target) => isActivePath(pathname, target))
-  const state: LoginRedirectState | undefined = blocked ? { from: to } : undefined
+  const state: LoginRedirectState | PendingGuardState | undefined = blocked
+    ? { from: to }
+    : pending
+      ? { signInRequired: true }
+      : undefined
 
   return (
     <Link
@@ -52,4 +68,28 @@ function NavItemLink({ to, alsoActiveOn = [], requiresAuth = false, onClick, ...
   )
 }
 
-export { NavItemLink }
+/**
+ * Finishes the check of a guarded link followed while the session was still
+ * loading: once the visitor is known to be signed out, they get the same
+ * message and /login (replacing the page, remembering it) as if the session
+ * had been known at the click. Rendered once, in the shell.
+ */
+function PendingNavGuard() {
+  const { status } = useAuth()
+  const location = useLocation()
+  const navigate = useNavigate()
+  const { t } = useTranslation()
+  const pending = isPendingGuard(location.state)
+  const from = `${location.pathname}${location.search}`
+
+  useEffect(() => {
+    if (!pending || status !== 'signed-out') return
+    toast({ title: t('nav.signInRequired'), variant: 'info' })
+    const state: LoginRedirectState = { from }
+    void navigate(paths.login, { replace: true, state })
+  }, [pending, status, from, navigate, t])
+
+  return null
+}
+
+export { NavItemLink, PendingNavGuard }

@@ -1,7 +1,13 @@
-import { screen, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 
-import { fakeSession, renderApp, visibleToasts } from '@/testing/test-utils'
+import {
+  createSlowAuthClient,
+  fakeSession,
+  renderApp,
+  renderAppWithAuth,
+  visibleToasts,
+} from '@/testing/test-utils'
 
 const mainNav = () => screen.getByRole('navigation', { name: 'Main navigation' })
 
@@ -48,6 +54,35 @@ describe('navigation bar', () => {
       expect(visibleToasts()[0]).toHaveAttribute('data-variant', 'info')
     },
   )
+
+  it('a guarded link followed before the session is known still ends at /login once it is', async () => {
+    const { client, release } = createSlowAuthClient()
+    const { router, user } = renderAppWithAuth('/home', client)
+    await screen.findByRole('heading', { level: 1 })
+
+    await user.click(within(mainNav()).getByRole('link', { name: 'Marketplace' }))
+    expect(router.state.location.pathname).toBe('/marketplace')
+    expect(visibleToasts()).toHaveLength(0)
+
+    await act(async () => release())
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    expect(router.state.location.state).toEqual({ from: '/marketplace' })
+    expect(router.state.historyAction).toBe('REPLACE')
+    expect(visibleToasts()).toHaveLength(1)
+    expect(visibleToasts()[0]).toHaveTextContent('Please sign in to access this page')
+    expect(visibleToasts()[0]).toHaveAttribute('data-variant', 'info')
+  })
+
+  it('a guarded link followed before the session is known stays put for a signed-in user', async () => {
+    const { client, release } = createSlowAuthClient(fakeSession())
+    const { router, user } = renderAppWithAuth('/home', client)
+    await screen.findByRole('heading', { level: 1 })
+    await user.click(within(mainNav()).getByRole('link', { name: 'Lands' }))
+    await act(async () => release())
+    expect(await screen.findByRole('heading', { level: 1, name: 'Land for Sale and Lease' })).toBeInTheDocument()
+    expect(router.state.location.pathname).toBe('/lands')
+    expect(visibleToasts()).toHaveLength(0)
+  })
 
   it('signed out, open pages need no sign-in', async () => {
     const { router, user } = await renderApp('/home')
