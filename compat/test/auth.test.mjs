@@ -3,14 +3,15 @@
 // mailbox), password sign-in and errors, auth events, refresh, updateUser,
 // sign-out, recovery, magic link / email OTP, phone OTP (through a fake
 // Twilio API), TOTP MFA, Google sign-in against a local OpenID Connect
-// provider started here (implicit and PKCE), the admin API and bans.
+// provider started here (panva's oidc-provider, harness/oidc.mjs: implicit
+// and PKCE), the admin API and bans.
 //
 // The suite starts its own mail catcher (authsvc/cmd/devmail, built here),
 // OIDC provider and SMS endpoint, and passes GOTRUE_* settings to the stack.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { createHmac, createHash, generateKeyPairSync, randomBytes, randomUUID, createSign } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
@@ -19,11 +20,13 @@ import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { repoRoot, startStack } from '../harness/stack.mjs';
+import { followRedirects, startOIDCProvider } from '../harness/oidc.mjs';
 
 const password = 'correct-horse-9';
 const uniq = () => randomBytes(4).toString('hex');
 
-// ---------- helpers: free ports, devmail, fake SMS, OIDC provider ----------
+// ---------- helpers: free ports, devmail, fake SMS ----------
+// (the OpenID Connect provider, panva's oidc-provider, is in harness/oidc.mjs)
 
 async function freePort() {
   const srv = createServer();
@@ -93,71 +96,6 @@ async function startFakeTwilio() {
   };
 }
 
-const b64url = (b) => Buffer.from(b).toString('base64url');
-
-// A small but real OpenID Connect provider: discovery, an authorization
-// endpoint that signs in `nextUser` and redirects with a one-time code, a
-// token endpoint that checks the client and the code and returns an RS256
-// id_token, and the JWKS that verifies it.
-async function startOIDC({ clientId, clientSecret }) {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const kid = 'k-' + uniq();
-  const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
-  const codes = new Map();
-  const state = { nextUser: null, issuer: '' };
-  const sign = (claims) => {
-    const head = b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid }));
-    const body = b64url(JSON.stringify(claims));
-    const s = createSign('RSA-SHA256').update(`${head}.${body}`).sign(privateKey);
-    return `${head}.${body}.${b64url(s)}`;
-  };
-  const srv = createServer((req, res) => {
-    const u = new URL(req.url, state.issuer);
-    const json = (status, v) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(v)); };
-    if (u.pathname === '/.well-known/openid-configuration') {
-      return json(200, {
-        issuer: state.issuer, authorization_endpoint: `${state.issuer}/authorize`, token_endpoint: `${state.issuer}/token`,
-        jwks_uri: `${state.issuer}/jwks`, userinfo_endpoint: `${state.issuer}/userinfo`,
-        response_types_supported: ['code'], subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'],
-      });
-    }
-    if (u.pathname === '/jwks') return json(200, { keys: [jwk] });
-    if (u.pathname === '/authorize') {
-      const q = u.searchParams;
-      if (q.get('client_id') !== clientId || q.get('response_type') !== 'code' || !q.get('scope').split(' ').includes('openid')) {
-        return json(400, { error: 'invalid_request' });
-      }
-      const code = randomUUID();
-      codes.set(code, { user: state.nextUser, redirectUri: q.get('redirect_uri'), nonce: q.get('nonce') });
-      const to = new URL(q.get('redirect_uri'));
-      to.searchParams.set('code', code);
-      to.searchParams.set('state', q.get('state'));
-      res.writeHead(302, { location: to.toString() });
-      return res.end();
-    }
-    if (u.pathname === '/token' && req.method === 'POST') {
-      let body = '';
-      req.on('data', (d) => { body += d; });
-      req.on('end', () => {
-        const f = new URLSearchParams(body);
-        const entry = codes.get(f.get('code'));
-        codes.delete(f.get('code'));
-        if (f.get('client_id') !== clientId || f.get('client_secret') !== clientSecret) return json(401, { error: 'invalid_client' });
-        if (!entry || f.get('redirect_uri') !== entry.redirectUri) return json(400, { error: 'invalid_grant' });
-        const now = Math.floor(Date.now() / 1000);
-        const idToken = sign({ iss: state.issuer, aud: clientId, iat: now, exp: now + 300, ...entry.user });
-        json(200, { access_token: 'at-' + uniq(), token_type: 'Bearer', expires_in: 3600, refresh_token: 'rt-' + uniq(), id_token: idToken });
-      });
-      return;
-    }
-    json(404, { error: 'not_found' });
-  });
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  state.issuer = `http://127.0.0.1:${srv.address().port}`;
-  return { issuer: state.issuer, state, stop: () => new Promise((r) => srv.close(r)) };
-}
-
 // RFC 6238 TOTP (SHA1, 6 digits, 30 s) from a base32 secret.
 function totp(secret, t = Date.now()) {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -180,7 +118,7 @@ let devmail, twilio, oidc, stack, autoStack;
 const google = { clientId: 'kejanest-test-client', clientSecret: 'oidc-secret-' + uniq() };
 
 before(async () => {
-  [devmail, twilio, oidc] = await Promise.all([startDevmail(), startFakeTwilio(), startOIDC(google)]);
+  [devmail, twilio, oidc] = await Promise.all([startDevmail(), startFakeTwilio(), startOIDCProvider(google)]);
   const common = {
     GOTRUE_SMTP_HOST: '127.0.0.1',
     GOTRUE_SMTP_PORT: String(devmail.smtpPort),
@@ -214,6 +152,9 @@ before(async () => {
     }),
     startStack({ env: forAuth({ ...common, GOTRUE_MAILER_AUTOCONFIRM: 'true' }) }),
   ]);
+  // authsvc's redirect_uri is <API_EXTERNAL_URL>/auth/v1/callback, the
+  // gateway's: known only now. authsvc discovers the provider on first use.
+  oidc.configure({ redirectUris: [`${stack.url}/auth/v1/callback`] });
 });
 
 after(async () => {
@@ -436,15 +377,48 @@ describe('MFA', () => {
 });
 
 describe('Google (OpenID Connect)', () => {
-  async function follow(url, until) {
-    let next = url;
-    for (let i = 0; i < 5; i++) {
-      const res = await fetch(next, { redirect: 'manual' });
-      assert.ok([302, 303].includes(res.status), `${next}: ${res.status} ${await res.text()}`);
-      next = new URL(res.headers.get('location'), next).toString();
-      if (next.startsWith(until)) return next;
+  // Each walk is a fresh browser (its own cookie jar), so the provider asks
+  // for a login every time and signs in oidc.state.nextUser.
+  const follow = (url, until) => followRedirects(url, until);
+  const callbackURL = () => `${stack.url}/auth/v1/callback`;
+
+  // What one sign-in did at the provider: the authorization request authsvc
+  // sent and the token request it made. The provider itself enforces
+  // redirect_uri, client authentication, one-time codes and, when the
+  // authorization carried a code_challenge, the code_verifier; here the
+  // suite checks that authsvc's requests were the expected ones.
+  async function signInAtProvider(run) {
+    const { authorizations, tokens } = oidc.state;
+    const a0 = authorizations.length;
+    const t0 = tokens.length;
+    const out = await run();
+    assert.equal(authorizations.length - a0, 1, 'one authorization request');
+    assert.equal(tokens.length - t0, 1, 'one code exchange');
+    const authz = authorizations.at(-1);
+    const token = tokens.at(-1);
+    assert.equal(authz.client_id, google.clientId);
+    assert.equal(authz.redirect_uri, callbackURL());
+    assert.equal(authz.response_type, 'code');
+    assert.deepEqual(authz.scope.split(' ').sort(), ['email', 'openid', 'profile']);
+    assert.ok(authz.state, 'authsvc sends a state');
+    assert.equal(token.params.grant_type, 'authorization_code');
+    assert.equal(token.params.redirect_uri, callbackURL());
+    const id = claimsOf(token.idToken);
+    assert.equal(id.iss, oidc.issuer);
+    assert.equal(id.aud, google.clientId);
+    assert.equal(id.sub, oidc.state.nextUser.sub);
+    // Nonce and PKCE towards the provider, when authsvc uses them: the
+    // id_token carries the nonce back, and the code was redeemed with the
+    // verifier of the challenge (oidc-provider refuses any other).
+    if (authz.nonce) assert.equal(id.nonce, authz.nonce);
+    else assert.equal(id.nonce, undefined);
+    if (authz.code_challenge) {
+      assert.equal(authz.code_challenge_method, 'S256');
+      assert.ok(token.params.code_verifier, 'a code_verifier with the code');
+    } else {
+      assert.equal(token.params.code_verifier, undefined);
     }
-    throw new Error(`did not reach ${until}`);
+    return out;
   }
 
   test('implicit flow: session in the fragment, user from the id_token', async () => {
@@ -453,14 +427,19 @@ describe('Google (OpenID Connect)', () => {
     const sb = client();
     const { data, error } = await sb.auth.signInWithOAuth({ provider: 'google', options: { redirectTo: `${stack.url}/home`, skipBrowserRedirect: true } });
     assert.equal(error, null);
-    const landed = await follow(data.url, `${stack.url}/home`);
+    const landed = await signInAtProvider(() => follow(data.url, `${stack.url}/home`));
     const frag = fragmentOf(landed);
+    assert.equal(frag.get('error'), null, landed);
     assert.ok(frag.get('provider_token'));
     const set = await sb.auth.setSession({ access_token: frag.get('access_token'), refresh_token: frag.get('refresh_token') });
     assert.equal(set.error, null);
     const u = set.data.user;
+    assert.equal(u.email, `${sub}@gmail.example`);
+    assert.ok(u.email_confirmed_at, 'email_verified from the provider confirms the address');
     assert.equal(u.app_metadata.provider, 'google');
     assert.equal(u.user_metadata.full_name, 'Achieng Google');
+    assert.equal(u.user_metadata.avatar_url, 'https://img.example/a.png');
+    assert.equal(u.user_metadata.iss, oidc.issuer);
     assert.equal(u.identities[0].provider, 'google');
     assert.equal(u.identities[0].id, sub);
     assert.ok(claimsOf(frag.get('access_token')).amr.some((a) => a.method === 'oauth'));
@@ -472,12 +451,41 @@ describe('Google (OpenID Connect)', () => {
     const sb = client(stack, { flowType: 'pkce' });
     const { data } = await sb.auth.signInWithOAuth({ provider: 'google', options: { redirectTo: `${stack.url}/cb`, skipBrowserRedirect: true } });
     assert.match(data.url, /code_challenge=/);
-    const landed = await follow(data.url, `${stack.url}/cb`);
+    const landed = await signInAtProvider(() => follow(data.url, `${stack.url}/cb`));
     const code = new URL(landed).searchParams.get('code');
     assert.ok(code, landed);
     const ex = await sb.auth.exchangeCodeForSession(code);
     assert.equal(ex.error, null);
     assert.equal(ex.data.user.email, `${sub}@gmail.example`);
+    assert.equal(ex.data.user.user_metadata.full_name, 'PKCE User');
+  });
+
+  test('the callback refuses a forged state and a code from another sign-in', async () => {
+    // Two sign-ins stopped at the callback: the victim's code, the attacker's state.
+    const atCallback = async (user) => {
+      oidc.state.nextUser = user;
+      const { data } = await client().auth.signInWithOAuth({ provider: 'google', options: { redirectTo: `${stack.url}/home`, skipBrowserRedirect: true } });
+      const at = new URL(await follow(data.url, callbackURL()));
+      return { code: at.searchParams.get('code'), state: at.searchParams.get('state'), authz: oidc.state.authorizations.at(-1) };
+    };
+    const vsub = 'victim-' + uniq();
+    const victim = await atCallback({ sub: vsub, email: `${vsub}@gmail.example`, email_verified: true, name: 'Victim' });
+    const asub = 'attacker-' + uniq();
+    const attacker = await atCallback({ sub: asub, email: `${asub}@gmail.example`, email_verified: true, name: 'Attacker' });
+    assert.ok(victim.code && attacker.state);
+
+    const forged = await fetch(`${callbackURL()}?code=${encodeURIComponent(victim.code)}&state=forged`, { redirect: 'manual' });
+    assert.equal(forged.status, 400);
+    assert.equal((await forged.json()).error_code, 'bad_oauth_state');
+
+    // Code injection: the victim's code with the attacker's (valid) state.
+    // Only a nonce or PKCE bound to the state can tell the two apart.
+    assert.ok(attacker.authz.nonce || attacker.authz.code_challenge, 'authsvc binds the code to its state with a nonce or PKCE');
+    const injected = await fetch(`${callbackURL()}?code=${encodeURIComponent(victim.code)}&state=${encodeURIComponent(attacker.state)}`, { redirect: 'manual' });
+    assert.equal(injected.status, 302);
+    const frag = fragmentOf(injected.headers.get('location'));
+    assert.equal(frag.get('access_token'), null, 'no session from a code injected into another sign-in');
+    assert.equal(frag.get('error_code'), 'bad_oauth_callback');
   });
 });
 

@@ -12,6 +12,14 @@ after(async () => { await s?.stack.stop(); });
 
 const rpc = (role, fn, args, opts) => s.lib(role).rpc(fn, args, opts);
 
+const DAY_MS = 86_400_000;
+const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+/** A server timestamp taken during this test (stack and tests share a clock; 60 s of slack). */
+const assertRecent = (ts, since) => {
+  const t = Date.parse(ts);
+  assert.ok(t >= since - 60_000 && t <= Date.now() + 60_000, `${ts} is not recent`);
+};
+
 describe('calls', () => {
   test('scalar by POST and by GET', async () => {
     const post = await rpc('anon', 'add', { a: 1, b: 2 });
@@ -156,11 +164,6 @@ describe('errors', () => {
 });
 
 describe("the app's RPCs", () => {
-  const exists = async (fn) => {
-    const { error } = await s.app.service.rpc(fn, { __probe__: 1 });
-    return !(error?.code === 'PGRST202' && !error.hint?.includes(`public.${fn}(`));
-  };
-
   test('get_user_email returns a JSON string', async () => {
     const { data, error, status } = await s.app.admin.rpc('get_user_email', { p_user_id: WANJIKU });
     assert.equal(error, null);
@@ -179,30 +182,218 @@ describe("the app's RPCs", () => {
     assert.deepEqual(data, []);
   });
 
-  test('suspend_user with a null reason returns the row', async () => {
-    const { data, error } = await s.app.admin.rpc('suspend_user', { p_user_id: OTIENO, p_admin_id: ADMIN, p_suspension_type: '10_days', p_reason: null });
-    if (error) {
-      // Business rules belong to the migrations; the wire shape is ours.
-      assert.match(error.code, /^(P0001|22023|23514|42501)$/, JSON.stringify(error));
-      return;
-    }
-    assert.equal(typeof data, 'object');
+  test('suspend_user with a null reason suspends, bans and can be lifted', async () => {
+    const before = Date.now();
+    // The app's exact call (p_reason: null). Otieno exists, is no admin, is
+    // not the caller and is not suspended yet, so the function succeeds.
+    const { data, error, status } = await s.app.admin.rpc('suspend_user', { p_user_id: OTIENO, p_admin_id: ADMIN, p_suspension_type: '10_days', p_reason: null });
+    assert.equal(error, null, JSON.stringify(error));
+    assert.equal(status, 200);
     assert.equal(data.user_id, OTIENO);
+    assert.equal(data.suspension_type, '10_days');
+    assert.equal(data.reason, null);
+    assert.equal(data.suspended_by, ADMIN);
+    assert.equal(data.lifted_at, null);
+    assert.equal(Date.parse(data.suspended_until) - Date.parse(data.suspended_at), 10 * DAY_MS);
+    assertRecent(data.suspended_at, before);
+
+    // Visible to the admin and to the user, and mirrored into auth.users.
     const info = await s.app.admin.rpc('get_user_suspension_info', { p_user_id: OTIENO });
-    assert.equal(info.data.length, 1);
+    assert.equal(info.status, 200);
+    assert.deepEqual(info.data, [data]);
+    const own = await s.app.otieno.from('user_suspensions').select('id, reason');
+    assert.deepEqual(own.data, [{ id: data.id, reason: null }]);
+    const authUser = await s.app.service.auth.admin.getUserById(OTIENO);
+    assert.equal(authUser.error, null);
+    assert.equal(Date.parse(authUser.data.user.banned_until), Date.parse(data.suspended_until));
+
+    // The suspended user is refused by the user functions.
+    const refused = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: ZERO_UUID, p_buyer_id: OTIENO, p_amount: 1 });
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.error, { code: '42501', message: 'Your account is suspended', details: null, hint: null });
+
+    // A second suspension is refused, with the function's message and hint.
+    const again = await s.app.admin.rpc('suspend_user', { p_user_id: OTIENO, p_admin_id: ADMIN, p_suspension_type: 'permanent', p_reason: null });
+    assert.equal(again.status, 400);
+    assert.deepEqual(again.error, { code: 'P0001', message: 'User is already suspended', details: null, hint: 'Lift the current suspension first.' });
+
+    // Lift it again so later tests can act as Otieno.
+    const lifted = await s.app.admin.rpc('unsuspend_user', { p_user_id: OTIENO });
+    assert.equal(lifted.error, null, JSON.stringify(lifted.error));
+    assert.equal(lifted.data.id, data.id);
+    assert.equal(lifted.data.lifted_by, ADMIN);
+    assertRecent(lifted.data.lifted_at, before);
+    assert.deepEqual((await s.app.admin.rpc('get_user_suspension_info', { p_user_id: OTIENO })).data, []);
+    assert.equal((await s.app.service.auth.admin.getUserById(OTIENO)).data.user.banned_until ?? null, null);
   });
 
-  test('process_kyc_verification answers JSON or a PostgREST error', async () => {
-    const kyc = await s.app.admin.from('kyc_verifications').select('id').eq('user_id', WANJIKU).single();
-    const { error, status } = await s.app.admin.rpc('process_kyc_verification', { p_kyc_id: kyc.data.id, p_admin_id: ADMIN, p_action: 'approve', p_notes: 'ok' });
-    assert.ok(status === 200 || status === 204 || (error && status === 400), `status ${status} ${JSON.stringify(error)}`);
-    const bad = await s.app.admin.rpc('process_kyc_verification', { p_kyc_id: kyc.data.id, p_admin_id: ADMIN, p_action: 'bogus', p_notes: null });
-    assert.equal(bad.status, 400);
-    assert.ok(['P0001', '22023', '23514'].includes(bad.error.code), JSON.stringify(bad.error));
+  test('process_kyc_verification: only an admin decides, only approved or rejected, only once', async () => {
+    const kycOf = async (user) => {
+      const { data, error } = await s.app.admin.from('kyc_verifications').select('*').eq('user_id', user).single();
+      assert.equal(error, null, JSON.stringify(error));
+      return data;
+    };
+    // The admin dashboard's pending count (head + exact count).
+    const pending = async () => {
+      const { count, error } = await s.app.admin.from('kyc_verifications').select('*', { count: 'exact', head: true }).eq('verification_status', 'pending');
+      assert.equal(error, null, JSON.stringify(error));
+      return count;
+    };
+    const wanjikuKyc = await kycOf(WANJIKU);
+    const otienoKyc = await kycOf(OTIENO);
+    assert.equal(wanjikuKyc.verification_status, 'pending');
+    assert.equal(otienoKyc.verification_status, 'pending');
+    assert.equal(await pending(), 2);
+
+    // A non-admin cannot approve (not even their own submission by naming the admin).
+    const notAdmin = await s.app.wanjiku.rpc('process_kyc_verification', { p_kyc_id: wanjikuKyc.id, p_admin_id: ADMIN, p_action: 'approved', p_notes: null });
+    assert.equal(notAdmin.status, 403);
+    assert.deepEqual(notAdmin.error, { code: '42501', message: 'Admin privileges required', details: null, hint: 'Sign in with the administrator account.' });
+    // Only 'approved' and 'rejected' are actions ('approve' is not).
+    for (const p_action of ['approve', 'bogus', null]) {
+      const bad = await s.app.admin.rpc('process_kyc_verification', { p_kyc_id: wanjikuKyc.id, p_admin_id: ADMIN, p_action, p_notes: 'ok' });
+      assert.equal(bad.status, 400, `${p_action}: ${JSON.stringify(bad.error)}`);
+      assert.deepEqual(bad.error, { code: 'P0001', message: 'Action must be approved or rejected', details: null, hint: null });
+    }
+    const unknown = await s.app.admin.rpc('process_kyc_verification', { p_kyc_id: ZERO_UUID, p_admin_id: ADMIN, p_action: 'approved', p_notes: null });
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(unknown.error, { code: 'P0001', message: 'KYC submission not found', details: null, hint: null });
+    // None of the refusals changed anything.
+    assert.deepEqual(await kycOf(WANJIKU), wanjikuKyc);
+    assert.equal(await pending(), 2);
+
+    // Approve, with notes (trimmed).
+    const before = Date.now();
+    const approved = await s.app.admin.rpc('process_kyc_verification', { p_kyc_id: wanjikuKyc.id, p_admin_id: ADMIN, p_action: 'approved', p_notes: '  Documents match  ' });
+    assert.equal(approved.error, null, JSON.stringify(approved.error));
+    assert.equal(approved.status, 200);
+    assert.equal(approved.data.id, wanjikuKyc.id);
+    assert.equal(approved.data.user_id, WANJIKU);
+    assert.equal(approved.data.verification_status, 'approved');
+    assert.equal(approved.data.admin_notes, 'Documents match');
+    assert.equal(approved.data.reviewed_by, ADMIN);
+    assertRecent(approved.data.reviewed_at, before);
+    assert.equal(approved.data.id_number, wanjikuKyc.id_number);
+    assert.deepEqual(await kycOf(WANJIKU), approved.data);
+
+    // Reject, without notes (the app sends null).
+    const rejected = await s.app.admin.rpc('process_kyc_verification', { p_kyc_id: otienoKyc.id, p_admin_id: ADMIN, p_action: 'rejected', p_notes: null });
+    assert.equal(rejected.error, null, JSON.stringify(rejected.error));
+    assert.equal(rejected.status, 200);
+    assert.equal(rejected.data.verification_status, 'rejected');
+    assert.equal(rejected.data.admin_notes, null);
+    assert.equal(rejected.data.reviewed_by, ADMIN);
+    assertRecent(rejected.data.reviewed_at, before);
+
+    // What the profile card reads for each user, and the admin's pending count.
+    const wStatus = await s.app.wanjiku.from('kyc_verifications').select('verification_status').eq('user_id', WANJIKU).single();
+    assert.deepEqual(wStatus.data, { verification_status: 'approved' });
+    const oStatus = await s.app.otieno.from('kyc_verifications').select('verification_status').eq('user_id', OTIENO).single();
+    assert.deepEqual(oStatus.data, { verification_status: 'rejected' });
+    assert.equal(await pending(), 0);
+
+    // A decided submission cannot be decided again.
+    const twice = await s.app.admin.rpc('process_kyc_verification', { p_kyc_id: wanjikuKyc.id, p_admin_id: ADMIN, p_action: 'rejected', p_notes: null });
+    assert.equal(twice.status, 400);
+    assert.deepEqual(twice.error, { code: 'P0001', message: 'KYC submission has already been approved', details: null, hint: 'Only pending submissions can be processed.' });
+    assert.equal((await kycOf(WANJIKU)).verification_status, 'approved');
+  });
+
+  test('lock_currency_in_escrow starts a trade and moves the seller\'s coins to escrow, once per idempotency key', async () => {
+    // Crystals for the seller, issued the way sql/tests does (issue_currency as service_role).
+    const issued = await s.app.service.rpc('issue_currency', { p_user_id: WANJIKU, p_currency: 'crystals', p_amount: 1000, p_reason: 'compat', p_idempotency_key: 'compat-rpc-issue' });
+    assert.equal(issued.error, null, JSON.stringify(issued.error));
+    assert.equal(typeof issued.data, 'number');
+    const balance = async (client, user) => {
+      const { data, error } = await client.from('wallets').select('balance').eq('user_id', user).eq('currency', 'crystals').single();
+      assert.equal(error, null, JSON.stringify(error));
+      return data.balance;
+    };
+    const escrow = async () => {
+      const { data, error } = await s.app.admin.from('wallets').select('balance').eq('kind', 'escrow').eq('currency', 'crystals').single();
+      assert.equal(error, null, JSON.stringify(error));
+      return data.balance;
+    };
+    const lockTransfers = async () => {
+      const { data, error } = await s.app.wanjiku.from('wallet_transfers').select('trade_id, amount, kind, currency').eq('kind', 'escrow_lock').order('id');
+      assert.equal(error, null, JSON.stringify(error));
+      return data;
+    };
+    const offerRow = async (id) => (await s.app.wanjiku.from('p2p_offers').select('status, filled_amount, remaining_amount').eq('id', id).single()).data;
+    assert.equal(await balance(s.app.wanjiku, WANJIKU), 1000);
+    assert.equal(await balance(s.app.otieno, OTIENO), 0);
+    assert.equal(await escrow(), 0);
+
+    // The seller creates a sell offer the app's way.
+    const offer = await s.app.wanjiku.from('p2p_offers').insert({
+      user_id: WANJIKU, action: 'sell', currency: 'crystals', amount: 500, rate_per_unit: 2.5, min_limit: 50, max_limit: 300,
+      payment_methods: ['M-Pesa'], auto_cancel_duration: '24 hours', expires_at: new Date(Date.now() + DAY_MS).toISOString(),
+    }).select().single();
+    assert.equal(offer.error, null, JSON.stringify(offer.error));
+    assert.equal(offer.data.status, 'active');
+
+    // Out-of-limit amounts are refused with the trade dialog's message, and lock nothing.
+    const tooBig = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 301 });
+    assert.equal(tooBig.status, 400);
+    assert.deepEqual(tooBig.error, { code: 'P0001', message: 'Amount must be between 50 and 300', details: null, hint: null });
+
+    // The buyer takes it with the app's exact arguments.
+    const before = Date.now();
+    const first = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 100 });
+    assert.equal(first.error, null, JSON.stringify(first.error));
+    assert.equal(first.status, 200);
+    const trade = first.data;
+    assert.equal(trade.offer_id, offer.data.id);
+    assert.equal(trade.offer_action, 'sell');
+    assert.equal(trade.taker_id, OTIENO);
+    assert.equal(trade.buyer_id, OTIENO);
+    assert.equal(trade.seller_id, WANJIKU);
+    assert.equal(trade.currency, 'crystals');
+    assert.equal(trade.amount, 100);
+    assert.equal(Number(trade.rate_per_unit), 2.5);
+    assert.equal(Number(trade.total_kes), 250);
+    assert.equal(trade.status, 'escrow_locked');
+    assert.equal(trade.client_key, null);
+    assert.equal(Date.parse(trade.payment_deadline) - Date.parse(trade.created_at), 30 * 60_000);
+    assertRecent(trade.created_at, before);
+
+    // The seller's coins are in escrow; the buyer gets nothing until release.
+    assert.equal(await balance(s.app.wanjiku, WANJIKU), 900);
+    assert.equal(await balance(s.app.otieno, OTIENO), 0);
+    assert.equal(await escrow(), 100);
+    assert.deepEqual(await lockTransfers(), [{ trade_id: trade.id, amount: 100, kind: 'escrow_lock', currency: 'crystals' }]);
+    assert.deepEqual(await offerRow(offer.data.id), { status: 'active', filled_amount: 100, remaining_amount: 400 });
+    // Both parties see the trade.
+    for (const client of [s.app.wanjiku, s.app.otieno]) {
+      const seen = await client.from('p2p_trades').select('id, status, amount').eq('id', trade.id).single();
+      assert.deepEqual(seen.data, { id: trade.id, status: 'escrow_locked', amount: 100 });
+    }
+
+    // With an idempotency key, a repeated request returns the same trade and posts nothing twice.
+    const args = { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 120, p_idempotency_key: 'compat-checkout-1' };
+    const keyed = await s.app.otieno.rpc('lock_currency_in_escrow', args);
+    assert.equal(keyed.error, null, JSON.stringify(keyed.error));
+    assert.notEqual(keyed.data.id, trade.id);
+    assert.equal(keyed.data.amount, 120);
+    assert.equal(keyed.data.client_key, 'compat-checkout-1');
+    const replay = await s.app.otieno.rpc('lock_currency_in_escrow', args);
+    assert.equal(replay.error, null, JSON.stringify(replay.error));
+    assert.equal(replay.status, 200);
+    assert.deepEqual(replay.data, keyed.data);
+    assert.equal(await balance(s.app.wanjiku, WANJIKU), 780);
+    assert.equal(await balance(s.app.otieno, OTIENO), 0);
+    assert.equal(await escrow(), 220);
+    assert.deepEqual(await lockTransfers(), [
+      { trade_id: trade.id, amount: 100, kind: 'escrow_lock', currency: 'crystals' },
+      { trade_id: keyed.data.id, amount: 120, kind: 'escrow_lock', currency: 'crystals' },
+    ]);
+    assert.deepEqual(await offerRow(offer.data.id), { status: 'active', filled_amount: 220, remaining_amount: 280 });
+    const trades = await s.app.otieno.from('p2p_trades').select('id').eq('offer_id', offer.data.id).order('created_at');
+    assert.deepEqual(trades.data.map((t) => t.id).sort(), [trade.id, keyed.data.id].sort());
   });
 
   test('lock_currency_in_escrow refuses an unknown offer with the function\'s message', async () => {
-    const { status, error } = await s.app.wanjiku.rpc('lock_currency_in_escrow', { p_offer_id: '00000000-0000-0000-0000-000000000000', p_buyer_id: WANJIKU, p_amount: 1 });
+    const { status, error } = await s.app.wanjiku.rpc('lock_currency_in_escrow', { p_offer_id: ZERO_UUID, p_buyer_id: WANJIKU, p_amount: 1 });
     assert.equal(status, 400, JSON.stringify(error));
     assert.equal(error.code, 'P0001');
     assert.equal(error.message, 'Offer not found');

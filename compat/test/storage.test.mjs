@@ -99,6 +99,14 @@ async function assertEnvelope(res, statusCode, code) {
   return body;
 }
 
+/** The [width, height] in a PNG's IHDR. */
+const pngSize = (bytes) => [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+
+/** The exact body of Supabase Storage's RLS refusal (ERRORS.AccessDenied). */
+const RLS_DENIED = {
+  statusCode: '403', code: 'AccessDenied', error: 'Unauthorized', message: 'new row violates row-level security policy',
+};
+
 const backends = ['file', 's3'];
 
 for (const backend of backends) {
@@ -144,6 +152,8 @@ for (const backend of backends) {
     });
 
     const storageUrl = () => `${stack.url}/storage/v1`;
+    /** The headers supabase-js sends for a signed-in user, for raw fetches. */
+    const userHeaders = (sub) => ({ apikey: stack.anonKey, Authorization: `Bearer ${mint(stack.jwtSecret, sub)}` });
 
     describe('buckets', () => {
       test('service_role creates, reads, updates and lists buckets', async () => {
@@ -356,6 +366,44 @@ for (const backend of backends) {
         assert.ok(!bytes.includes(Buffer.from('GPSLatitude')), 'no GPS data');
       });
 
+      test('info() and exists() on the public images bucket, for anon, another user and the owner', async () => {
+        const path = `${aliceId}/photo.jpg`;
+        const stored = Buffer.from(await (await fetch(anon.storage.from('images').getPublicUrl(path).data.publicUrl)).arrayBuffer());
+        let first;
+        for (const [who, client] of [['anon', anon], ['bob', bob], ['alice', alice]]) {
+          const { data, error } = await client.storage.from('images').info(path);
+          assert.equal(error, null, who);
+          assert.match(data.id, /^[0-9a-f-]{36}$/, who);
+          assert.equal(data.name, path, who);
+          assert.equal(data.bucketId, 'images', who);
+          assert.equal(data.size, stored.length, `${who}: size of the stored (re-encoded) bytes`);
+          assert.equal(data.contentType, 'image/jpeg', who);
+          assert.equal(data.cacheControl, 'max-age=3600', who);
+          assert.match(data.etag, /^"[0-9a-f]{32}"$/, who);
+          assert.equal(typeof data.version, 'string', who);
+          assert.equal(data.metadata, null, who);
+          assert.ok(Date.parse(data.lastModified) && Date.parse(data.createdAt), who);
+          first ??= data;
+          assert.deepEqual(data, first, `${who} sees what anon sees`);
+
+          const yes = await client.storage.from('images').exists(path);
+          assert.deepEqual(yes, { data: true, error: null }, who);
+          const no = await client.storage.from('images').exists(`${aliceId}/no-such-photo.jpg`);
+          assert.equal(no.data, false, who);
+          assertError(no.error, '404', 'NoSuchKey', '^Object not found$');
+          assert.equal(no.error.status, 400, `${who}: HTTP status of the refusal`);
+        }
+        // The public info route answers the same object with no headers at all.
+        const res = await fetch(`${storageUrl()}/object/info/public/images/${path}`);
+        assert.equal(res.status, 200);
+        assert.match(res.headers.get('content-type'), /^application\/json/);
+        const pub = await res.json();
+        assert.deepEqual(
+          { id: pub.id, name: pub.name, bucketId: pub.bucket_id, size: pub.size, contentType: pub.content_type, cacheControl: pub.cache_control, etag: pub.etag, version: pub.version, metadata: pub.metadata },
+          { id: first.id, name: path, bucketId: 'images', size: stored.length, contentType: 'image/jpeg', cacheControl: 'max-age=3600', etag: first.etag, version: first.version, metadata: null },
+        );
+      });
+
       test('absurd declared dimensions are refused before decoding', async () => {
         const bomb = png(1, 1, { w: 100000, h: 100000 });
         const { error } = await alice.storage.from('images').upload(`${aliceId}/bomb.png`, new File([bomb], 'bomb.png', { type: 'image/png' }));
@@ -375,6 +423,46 @@ for (const backend of backends) {
         assert.equal(error, null);
         ({ data } = await anon.storage.from('images').list(aliceId));
         assert.deepEqual(data.map((e) => e.name), ['renamed.jpg']);
+      });
+
+      test('update() (PUT) as the owner replaces the object in place; other users and anon are refused by RLS', async () => {
+        const path = `${aliceId}/cover.png`;
+        const url = anon.storage.from('images').getPublicUrl(path).data.publicUrl;
+        const size = async () => pngSize(Buffer.from(await (await fetch(`${url}?t=${Date.now()}`)).arrayBuffer()));
+        const created = await alice.storage.from('images').upload(path, new File([png(2, 2)], 'c.png', { type: 'image/png' }));
+        assert.equal(created.error, null);
+
+        // Multipart (a File) and a raw body, as storage-js sends each.
+        let { data, error } = await alice.storage.from('images').update(path, new File([png(5, 3)], 'c.png', { type: 'image/png' }));
+        assert.equal(error, null);
+        assert.deepEqual(data, { path, id: created.data.id, fullPath: `images/${path}` }, 'same object, same id');
+        assert.deepEqual(await size(), [5, 3]);
+        ({ data, error } = await alice.storage.from('images').update(path, png(4, 4), { contentType: 'image/png' }));
+        assert.equal(error, null);
+        assert.equal(data.id, created.data.id);
+        assert.deepEqual(await size(), [4, 4]);
+        const before = (await anon.storage.from('images').info(path)).data;
+
+        for (const [who, client] of [['bob', bob], ['anon', anon]]) {
+          for (const body of [new File([png(7, 7)], 'x.png', { type: 'image/png' }), png(7, 7)]) {
+            ({ data, error } = await client.storage.from('images').update(path, body, { contentType: 'image/png' }));
+            assert.equal(data, null, who);
+            assertError(error, '403', 'AccessDenied', `^${RLS_DENIED.message}$`);
+            assert.equal(error.status, 400, `${who}: HTTP status of the refusal`);
+          }
+        }
+        // The wire answer, exactly.
+        const res = await fetch(`${storageUrl()}/object/images/${path}`, {
+          method: 'PUT', headers: { ...userHeaders(bobId), 'content-type': 'image/png' }, body: png(7, 7),
+        });
+        assert.equal(res.status, 400);
+        assert.deepEqual(await res.json(), RLS_DENIED);
+        // Bob may not update Alice's avatar either (avatars: name = auth.uid()).
+        ({ error } = await bob.storage.from('avatars').update(aliceId, new File([png(4, 4)], 'a.png', { type: 'image/png' })));
+        assertError(error, '403', 'AccessDenied', `^${RLS_DENIED.message}$`);
+
+        assert.deepEqual(await size(), [4, 4], 'the refused updates changed nothing');
+        assert.deepEqual((await anon.storage.from('images').info(path)).data, before);
       });
     });
 
@@ -413,6 +501,73 @@ for (const backend of backends) {
       test('exists() is true for the owner and false for others', async () => {
         assert.equal((await alice.storage.from('kyc').exists(`${aliceId}/id-front.png`)).data, true);
         assert.equal((await bob.storage.from('kyc').exists(`${aliceId}/id-front.png`)).data, false);
+      });
+
+      test('HEAD /object/authenticated: the headers for readers, an empty 400 for users RLS denies', async () => {
+        const path = `${aliceId}/id-front.png`;
+        const { data: info } = await alice.storage.from('kyc').info(path);
+        const bytes = Buffer.from(await (await alice.storage.from('kyc').download(path)).data.arrayBuffer());
+        assert.equal(info.size, bytes.length);
+        for (const route of ['authenticated/kyc', 'kyc']) {
+          for (const [who, sub] of [['alice', aliceId], ['admin', adminId]]) {
+            const res = await fetch(`${storageUrl()}/object/${route}/${path}`, { method: 'HEAD', headers: userHeaders(sub) });
+            assert.equal(res.status, 200, `${who} ${route}`);
+            assert.equal(res.headers.get('content-type'), 'image/png', `${who} ${route}`);
+            assert.equal(res.headers.get('content-length'), String(bytes.length), `${who} ${route}`);
+            assert.equal(res.headers.get('etag'), info.etag, `${who} ${route}`);
+            assert.equal(res.headers.get('cache-control'), 'max-age=3600', `${who} ${route}`);
+            assert.equal(res.headers.get('accept-ranges'), 'bytes', `${who} ${route}`);
+            assert.equal(new Date(res.headers.get('last-modified')).toUTCString(), res.headers.get('last-modified'), `${who} ${route}`);
+            assert.equal(await res.text(), '', `${who} ${route}: no body`);
+          }
+          for (const [who, headers] of [['bob', userHeaders(bobId)], ['anon', { apikey: stack.anonKey }]]) {
+            const res = await fetch(`${storageUrl()}/object/${route}/${path}`, { method: 'HEAD', headers });
+            assert.equal(res.status, 400, `${who} ${route}`);
+            assert.equal(res.headers.get('etag'), null, `${who} ${route}: nothing about the object`);
+            assert.equal(await res.text(), '', `${who} ${route}: no body on HEAD`);
+            // The GET beside it carries the envelope the HEAD leaves out.
+            const get = await fetch(`${storageUrl()}/object/${route}/${path}`, { headers });
+            const err = await assertEnvelope(get, '404', 'NoSuchKey');
+            assert.equal(err.message, 'Object not found');
+          }
+        }
+        const missing = await fetch(`${storageUrl()}/object/authenticated/kyc/${aliceId}/nothing.png`, { method: 'HEAD', headers: userHeaders(aliceId) });
+        assert.equal(missing.status, 400);
+      });
+
+      test('info() as the owner; exists() is false for a missing object and throws for a missing bucket', async () => {
+        const path = `${aliceId}/id-front.png`;
+        const { data, error } = await alice.storage.from('kyc').info(path);
+        assert.equal(error, null);
+        assert.equal(data.name, path);
+        assert.equal(data.bucketId, 'kyc');
+        assert.equal(data.contentType, 'image/png');
+        assert.equal(data.cacheControl, 'max-age=3600');
+        assert.equal(data.metadata, null);
+        assert.ok(data.size > 0);
+        const admins = await admin.storage.from('kyc').info(path);
+        assert.deepEqual(admins.data, data);
+        const no = await alice.storage.from('kyc').exists(`${aliceId}/id-back.png`);
+        assert.equal(no.data, false);
+        assertError(no.error, '404', 'NoSuchKey', '^Object not found$');
+        // A missing bucket is not a missing object: info() answers
+        // NoSuchBucket, and exists() throws it rather than answering false.
+        const gone = await alice.storage.from('no-such-bucket').info('a.png');
+        assertError(gone.error, '404', 'NoSuchBucket', '^Bucket not found$');
+        await assert.rejects(alice.storage.from('no-such-bucket').exists('a.png'), (e) => e.code === 'NoSuchBucket' && e.statusCode === '404');
+      });
+
+      test("another user's update() (PUT) of a private object is refused by RLS and changes nothing", async () => {
+        const path = `${aliceId}/id-front.png`;
+        const before = (await alice.storage.from('kyc').info(path)).data;
+        for (const body of [new File([png(6, 6)], 'x.png', { type: 'image/png' }), png(6, 6)]) {
+          const { data, error } = await bob.storage.from('kyc').update(path, body, { contentType: 'image/png' });
+          assert.equal(data, null);
+          assertError(error, '403', 'AccessDenied', `^${RLS_DENIED.message}$`);
+        }
+        assert.deepEqual((await alice.storage.from('kyc').info(path)).data, before);
+        const { data } = await alice.storage.from('kyc').download(path);
+        assert.deepEqual(pngSize(Buffer.from(await data.arrayBuffer())), [2, 2]);
       });
     });
 
@@ -457,6 +612,37 @@ for (const backend of backends) {
         assert.equal(res.headers.get('content-disposition'), 'attachment; filename="alphabet.txt"');
         res = await fetch(`${url()}?download=letters.txt`);
         assert.equal(res.headers.get('content-disposition'), 'attachment; filename="letters.txt"');
+      });
+
+      test('/object/info/public needs no headers; private buckets, missing buckets and objects are refused', async () => {
+        const head = await fetch(url(), { method: 'HEAD' });
+        let res = await fetch(`${storageUrl()}/object/info/public/${other}/alphabet.txt`);
+        assert.equal(res.status, 200);
+        assert.match(res.headers.get('content-type'), /^application\/json/);
+        const info = await res.json();
+        assert.match(info.id, /^[0-9a-f-]{36}$/);
+        assert.equal(typeof info.version, 'string');
+        assert.ok(Date.parse(info.last_modified) && Date.parse(info.created_at));
+        assert.deepEqual(
+          { name: info.name, bucket_id: info.bucket_id, size: info.size, content_type: info.content_type, cache_control: info.cache_control, etag: info.etag, metadata: info.metadata },
+          { name: 'alphabet.txt', bucket_id: other, size: 26, content_type: 'text/plain', cache_control: 'max-age=3600', etag: head.headers.get('etag'), metadata: null },
+        );
+        const served = await service.storage.from(other).info('alphabet.txt');
+        assert.equal(served.data.id, info.id);
+
+        res = await fetch(`${storageUrl()}/object/info/public/${other}/no-such.txt`);
+        assert.equal((await assertEnvelope(res, '404', 'NoSuchKey')).message, 'Object not found');
+        for (const target of [`kyc/${aliceId}/id-front.png`, `${docs}/notes/form.md`, 'no-such-bucket/a.txt']) {
+          res = await fetch(`${storageUrl()}/object/info/public/${target}`);
+          assert.equal((await assertEnvelope(res, '404', 'NoSuchBucket')).message, 'Bucket not found', target);
+        }
+        // Even the owner's token does not open a private bucket's public route.
+        res = await fetch(`${storageUrl()}/object/info/public/kyc/${aliceId}/id-front.png`, { headers: userHeaders(aliceId) });
+        await assertEnvelope(res, '404', 'NoSuchBucket');
+        // Like the public download, the public info route ignores a bad token.
+        res = await fetch(`${storageUrl()}/object/info/public/${other}/alphabet.txt`, { headers: { Authorization: 'Bearer not.a.jwt' } });
+        assert.equal(res.status, 200);
+        assert.equal((await res.json()).id, info.id);
       });
 
       test('authenticated and plain routes run as the caller', async () => {
