@@ -1,0 +1,18 @@
+// Steps a user takes again and again, written once: the account menu and the
+// sign-in form, found by their labels as a person reads them.
+import { expectToast, visible } from './browser.mjs';
+
+/** Opens the account menu in the top bar and returns the open menu. */
+export async function openAccountMenu(page) {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  return visible(page.getByRole('menu'));
+}
+
+/** Fills and sends the sign-in form on /login; waits for the success toast. */
+export async function submitSignIn(page, { email, password }) {
+  await visible(page.getByRole('heading', { name: 'Welcome back' }));
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expectToast(page, 'Signed in successfully!');
+}
