@@ -32,6 +32,35 @@ type Filter struct {
 	Op     Op
 	// Values holds one value, or the list for OpIn.
 	Values []string
+	// lits are Values read once in the forms a typed column compares by,
+	// so that a delivery to many subscribers parses no literal.
+	lits []filterLit
+}
+
+// filterLit is a filter value as a uuid and as a point in time, where it is
+// one; what a column's type makes of it is decided at match time.
+type filterLit struct {
+	uuid   string // 32 lower-case hex digits; "" when the value is no uuid
+	time   time.Time
+	isTime bool
+}
+
+func readLiteral(v string) filterLit {
+	var l filterLit
+	if u, ok := canonicalUUID(v); ok {
+		l.uuid = u
+	}
+	l.time, l.isTime = parseTime(strings.TrimSpace(v))
+	return l
+}
+
+// literal returns Values[i] as ParseFilter read it, or reads it now for a
+// Filter built by hand.
+func (f *Filter) literal(i int) filterLit {
+	if i < len(f.lits) {
+		return f.lits[i]
+	}
+	return readLiteral(f.Values[i])
 }
 
 // ErrFilter is wrapped by every filter parse error.
@@ -69,6 +98,10 @@ func ParseFilter(s string) (*Filter, error) {
 		f.Values = vals
 	default:
 		return nil, fmt.Errorf("%w %q: operator %q is not one of eq, neq, lt, lte, gt, gte, in", ErrFilter, s, op)
+	}
+	f.lits = make([]filterLit, len(f.Values))
+	for i, v := range f.Values {
+		f.lits[i] = readLiteral(v)
 	}
 	return f, nil
 }
@@ -144,14 +177,14 @@ func (f *Filter) Match(record map[string]json.RawMessage, columns []Column) bool
 	}
 	switch f.Op {
 	case OpIn:
-		for _, v := range f.Values {
-			if c, ok := compareTyped(raw, v, typ); ok && c == 0 {
+		for i, v := range f.Values {
+			if c, ok := compareTyped(raw, v, typ, f.literal(i)); ok && c == 0 {
 				return true
 			}
 		}
 		return false
 	}
-	c, ok := compareTyped(raw, f.Values[0], typ)
+	c, ok := compareTyped(raw, f.Values[0], typ, f.literal(0))
 	if !ok {
 		return false
 	}
@@ -173,9 +206,10 @@ func (f *Filter) Match(record map[string]json.RawMessage, columns []Column) bool
 }
 
 // compareTyped is compare for the types whose text has several spellings
-// of one value: uuid, and the date and time types. A string value of
-// another type (or of an unknown one) is compared byte-wise.
-func compareTyped(raw json.RawMessage, lit, typ string) (int, bool) {
+// of one value: uuid, and the date and time types, against l, the literal
+// lit as read once. A string value of another type (or of an unknown one)
+// is compared byte-wise.
+func compareTyped(raw json.RawMessage, lit, typ string, l filterLit) (int, bool) {
 	switch typ {
 	case "uuid", "timestamptz", "timestamp", "date":
 	default:
@@ -189,19 +223,17 @@ func compareTyped(raw json.RawMessage, lit, typ string) (int, bool) {
 		return 0, false
 	}
 	if typ == "uuid" {
-		a, ok1 := canonicalUUID(s)
-		b, ok2 := canonicalUUID(lit)
-		if !ok1 || !ok2 {
+		a, ok := canonicalUUID(s)
+		if !ok || l.uuid == "" {
 			return 0, false
 		}
-		return strings.Compare(a, b), true
+		return strings.Compare(a, l.uuid), true
 	}
-	a, ok1 := parseTime(s)
-	b, ok2 := parseTime(strings.TrimSpace(lit))
-	if !ok1 || !ok2 {
+	a, ok := parseTime(s)
+	if !ok || !l.isTime {
 		return 0, false
 	}
-	return a.Compare(b), true
+	return a.Compare(l.time), true
 }
 
 // canonicalUUID accepts the spellings Postgres' uuid input accepts (any
