@@ -166,11 +166,15 @@ func (a *API) callback(c fiber.Ctx) error {
 		err = refused
 	}
 	if err != nil {
-		var ae *apierr.Error
-		if errors.As(err, &ae) && ae.HTTPStatus < 500 {
-			return redirectErrorFound(c, redirect, "access_denied", ae.Code, ae.Message)
+		// As in GoTrue, the browser goes back to the app with the error
+		// rather than stopping on a JSON page; a server fault is logged
+		// here and described only generically there.
+		ae := new(apierr.Error)
+		if !errors.As(err, &ae) || ae.HTTPStatus >= 500 {
+			a.log.ErrorContext(ctx, "oauth callback failed", "provider", "google", "error", err.Error())
+			ae = apierr.Internal(err)
 		}
-		return err
+		return redirectErrorFound(c, redirect, oauthErrorName(ae), ae.Code, ae.Message)
 	}
 	if authCode != "" {
 		return c.Redirect().Status(fiber.StatusFound).To(withQuery(redirect, "code", authCode))
@@ -197,6 +201,28 @@ func (a *API) newOAuthClientState(ctx context.Context, provider string, now time
 		return nil, fmt.Errorf("start oauth sign-in: %w", err)
 	}
 	return cs, nil
+}
+
+// oauthErrorName is the OAuth 2.0 error name a refused callback reports,
+// as GoTrue's getErrorQueryString chooses it: a refusal of the account
+// itself is access_denied, anything else follows the HTTP status (so a
+// 404 or 422 is server_error there too).
+func oauthErrorName(e *apierr.Error) string {
+	switch e.Code {
+	case apierr.CodeSignupDisabled, apierr.CodeUserBanned, apierr.CodeProviderEmailNeedsVerification:
+		return "access_denied"
+	}
+	switch e.HTTPStatus {
+	case fiber.StatusBadRequest:
+		return "invalid_request"
+	case fiber.StatusUnauthorized:
+		return "unauthorized_client"
+	case fiber.StatusForbidden:
+		return "access_denied"
+	case fiber.StatusServiceUnavailable:
+		return "temporarily_unavailable"
+	}
+	return "server_error"
 }
 
 func redirectErrorFound(c fiber.Ctx, redirect, errName, code, desc string) error {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/kejanest/kejanest/authsvc/internal/apierr"
 	"github.com/kejanest/kejanest/authsvc/internal/store"
 )
 
@@ -565,6 +566,34 @@ func TestGoogleCallbackRefusals(t *testing.T) {
 				if _, err := e.store.IdentityByProvider(context.Background(), "google", tc.wantNoUser); !errors.Is(err, store.ErrNotFound) {
 					t.Errorf("identity %s: %v, want none", tc.wantNoUser, err)
 				}
+			}
+		})
+	}
+}
+
+func TestOAuthErrorName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		err  *apierr.Error
+		want string
+	}{
+		{"banned user", apierr.BadRequest(apierr.CodeUserBanned, "User is banned"), "access_denied"},
+		{"signups off", apierr.Unprocessable(apierr.CodeSignupDisabled, "Signups not allowed for this instance"), "access_denied"},
+		{"unverified provider email", apierr.Unprocessable(apierr.CodeProviderEmailNeedsVerification, "Unverified email with google"), "access_denied"},
+		{"bad request", apierr.BadRequest(apierr.CodeValidationFailed, "bad"), "invalid_request"},
+		{"unauthorized", apierr.Unauthorized(apierr.CodeBadJWT, "bad"), "unauthorized_client"},
+		{"forbidden", apierr.Forbidden(apierr.CodeNotAdmin, "no"), "access_denied"},
+		{"flow state gone (404)", apierr.NotFound(apierr.CodeFlowStateNotFound, "invalid flow state"), "server_error"},
+		{"other 422", apierr.Unprocessable(apierr.CodeValidationFailed, "no"), "server_error"},
+		{"unavailable", apierr.New(503, apierr.CodeUnexpectedFailure, "down"), "temporarily_unavailable"},
+		{"internal", apierr.Internal(errors.New("boom")), "server_error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := oauthErrorName(tt.err); got != tt.want {
+				t.Errorf("oauthErrorName(%d %s) = %q, want %q", tt.err.HTTPStatus, tt.err.Code, got, tt.want)
 			}
 		})
 	}
