@@ -3,7 +3,6 @@ package pgcluster
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 
@@ -68,14 +67,4 @@ func FindServer(ctx context.Context, envVar string, nodeRoots ...string) (*Serve
 		return nil, err
 	}
 	return &Server{AdminURL: c.URL("postgres"), Private: c, dir: dir}, nil
-}
-
-// FreePort asks the kernel for a free TCP port on 127.0.0.1.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -116,9 +116,6 @@ func start(o options, log *slog.Logger) error {
 			return fmt.Errorf("temp dir: %w", err)
 		}
 		logDir, st.StorageDir = filepath.Join(tmp, "logs"), filepath.Join(tmp, "storage")
-		if st.Ports, err = freePorts(); err != nil {
-			return err
-		}
 		srv, err := pgcluster.FindServer(ctx, "TEST_DATABASE_URL", root, filepath.Join(root, ".data", "embedded-postgres"))
 		if err != nil {
 			return err
@@ -172,7 +169,16 @@ func start(o options, log *slog.Logger) error {
 		log.Info("demo data applied", "files", seeded)
 	}
 
-	procs, err := supervise.StartAll(ctx, st.Services(os.Environ()...), logDir, 30*time.Second)
+	start := func(ports stackconf.Ports) ([]*supervise.Process, error) {
+		st.Ports = ports
+		return supervise.StartAll(ctx, st.Services(os.Environ()...), logDir, 30*time.Second)
+	}
+	var procs []*supervise.Process
+	if o.ephemeral {
+		procs, err = startOnFreePorts(startAttempts, freePorts, start, log)
+	} else {
+		procs, err = start(stackconf.DefaultPorts)
+	}
 	if err != nil {
 		return err
 	}
@@ -240,14 +246,45 @@ func embeddedPostgres(ctx context.Context, root string, port int, log *slog.Logg
 	}, nil
 }
 
+// startAttempts bounds how often a test stack is started on fresh ports.
+const startAttempts = 3
+
+// startOnFreePorts starts a test stack on ports picked just before. A picked
+// port is only free until someone binds it, so when a service finds its
+// port taken at start-up (StartAll has stopped the others by then), the
+// stack is started again on fresh ports, up to attempts times. Any other
+// failure is returned as it is.
+func startOnFreePorts(attempts int, pick func() (stackconf.Ports, error),
+	start func(stackconf.Ports) ([]*supervise.Process, error), log *slog.Logger) ([]*supervise.Process, error) {
+	for attempt := 1; ; attempt++ {
+		ports, err := pick()
+		if err != nil {
+			return nil, err
+		}
+		procs, err := start(ports)
+		if err == nil || attempt == attempts || !strings.Contains(err.Error(), "address already in use") {
+			return procs, err
+		}
+		log.Warn("a service found its port taken; starting again on fresh ports", "attempt", attempt, "err", err)
+	}
+}
+
+// freePorts picks eight distinct free loopback ports for a test stack.
 func freePorts() (stackconf.Ports, error) {
 	var ports [8]int
+	taken := make(map[int]bool, len(ports))
 	for i := range ports {
-		p, err := pgcluster.FreePort()
-		if err != nil {
-			return stackconf.Ports{}, err
+		for {
+			p, err := pgcluster.FreePort()
+			if err != nil {
+				return stackconf.Ports{}, err
+			}
+			// Each probe closes its port, so a later one may draw it again.
+			if !taken[p] {
+				taken[p], ports[i] = true, p
+				break
+			}
 		}
-		ports[i] = p
 	}
 	return stackconf.Ports{Gateway: ports[0], Rest: ports[1], RPC: ports[2], Auth: ports[3], Realtime: ports[4], Storage: ports[5], MailSMTP: ports[6], MailWeb: ports[7]}, nil
 }
