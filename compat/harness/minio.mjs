@@ -4,9 +4,10 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { freePort } from './ports.mjs';
 
 /** The pinned MinIO module version (go install …@MINIO_VERSION). */
 export const MINIO_VERSION = 'v0.0.0-20260212201848-7aac2a2c5b7c';
@@ -32,18 +33,6 @@ export function ensureMinio() {
   });
   if (!existsSync(bin)) throw new Error(`go install ${MINIO_MODULE}@${MINIO_VERSION} left no ${bin}`);
   return bin;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**

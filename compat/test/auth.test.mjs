@@ -21,21 +21,13 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { repoRoot, startStack } from '../harness/stack.mjs';
 import { followRedirects, startOIDCProvider } from '../harness/oidc.mjs';
+import { freePort } from '../harness/ports.mjs';
 
 const password = 'correct-horse-9';
 const uniq = () => randomBytes(4).toString('hex');
 
 // ---------- helpers: free ports, devmail, fake SMS ----------
 // (the OpenID Connect provider, panva's oidc-provider, is in harness/oidc.mjs)
-
-async function freePort() {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 async function startDevmail() {
   const dir = mkdtempSync(join(tmpdir(), 'devmail-'));

@@ -12,28 +12,18 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
+import { freePort } from '../../compat/harness/ports.mjs';
 import { repoRoot } from '../../compat/harness/stack.mjs';
 import { submitSignIn } from '../lib/app.mjs';
 import { expectPath, visible, withBrowser } from '../lib/browser.mjs';
 
 const BANNER_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 30_000;
-
-/** A loopback port nothing listens on now. */
-async function freePort() {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /** Whether something accepts connections on a loopback port. */
 function listening(port) {
