@@ -81,13 +81,20 @@ function PendingNavGuard() {
   const { t } = useTranslation()
   const pending = isPendingGuard(location.state)
   const from = `${location.pathname}${location.search}`
+  const { hash } = location
 
   useEffect(() => {
-    if (!pending || status !== 'signed-out') return
+    if (!pending || status === 'loading') return
+    if (status === 'signed-in') {
+      // Checked and let through: drop the mark, or signing out on this page
+      // later would be taken for the guarded visit.
+      void navigate(`${from}${hash}`, { replace: true, state: null })
+      return
+    }
     toast({ title: t('nav.signInRequired'), variant: 'info' })
     const state: LoginRedirectState = { from }
     void navigate(paths.login, { replace: true, state })
-  }, [pending, status, from, navigate, t])
+  }, [pending, status, from, hash, navigate, t])
 
   return null
 }

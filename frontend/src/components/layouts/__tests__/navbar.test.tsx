@@ -82,6 +82,13 @@ describe('navigation bar', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Land for Sale and Lease' })).toBeInTheDocument()
     expect(router.state.location.pathname).toBe('/lands')
     expect(visibleToasts()).toHaveLength(0)
+    // The mark is gone once checked: signing out here later is no guarded visit.
+    await waitFor(() => expect(router.state.location.state).toBeNull())
+    await act(async () => {
+      await client.signOut()
+    })
+    expect(router.state.location.pathname).toBe('/lands')
+    expect(visibleToasts()).toHaveLength(0)
   })
 
   it('signed out, open pages need no sign-in', async () => {
