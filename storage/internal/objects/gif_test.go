@@ -10,8 +10,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/kejanest/kejanest/storage/internal/storageerr"
 )
 
 // subBlocks splits data into GIF sub-blocks of at most 255 bytes and adds
@@ -162,8 +160,7 @@ func TestStripGIFRefusesMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := stripGIF(bytes.Clone(tt.in))
-		var e *storageerr.Error
-		if !errors.As(err, &e) || e.Status != 422 || !strings.Contains(e.Message, tt.want) {
+		if !isRefusal(err, tt.want) {
 			t.Errorf("%s: %v, want a 422 containing %q", tt.name, err, tt.want)
 		}
 	}
@@ -285,8 +282,7 @@ func FuzzStripGIF(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		out, err := stripGIF(bytes.Clone(b))
 		if err != nil {
-			var e *storageerr.Error
-			if !errors.As(err, &e) || e.Status != 422 {
+			if !isRefusal(err, "") {
 				t.Fatalf("error %v is not a 422 image refusal", err)
 			}
 			return
