@@ -1,6 +1,19 @@
 import { useSearchParams } from 'react-router'
 
 /**
+ * The named URL parameters that hold text, trimmed; empty ones are left
+ * out, so a filter object never carries a blank filter.
+ */
+export function readTextParams<N extends string>(params: URLSearchParams, names: readonly N[]): Partial<Record<N, string>> {
+  const values: Partial<Record<N, string>> = {}
+  for (const name of names) {
+    const value = params.get(name)?.trim()
+    if (value) values[name] = value
+  }
+  return values
+}
+
+/**
  * Reads and writes listing filters in the URL: a value of '' (or 'all')
  * removes the parameter, and any filter change goes back to page 1.
  */

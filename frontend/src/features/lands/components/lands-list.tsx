@@ -6,7 +6,7 @@ import type { MessageKey } from '@/lib/i18n/en'
 import { useTranslation } from '@/lib/i18n/i18n'
 import { termOptions } from '@/lib/i18n/terms'
 import { parsePage } from '@/lib/pagination'
-import { useUrlFilters } from '@/lib/search-params'
+import { readTextParams, useUrlFilters } from '@/lib/search-params'
 
 import { useLands } from '../api/get-lands'
 import type { LandFilters } from '../api/keys'
@@ -21,15 +21,11 @@ const sortLabels: Record<LandSort, MessageKey> = {
 /** The filters of /lands from the URL (search, type, purpose, sort, page). */
 export function readLandFilters(params: URLSearchParams): LandFilters {
   const sort = params.get('sort')
-  const filters: LandFilters = {
+  return {
+    ...readTextParams(params, ['search', 'type', 'purpose']),
     sort: (landSorts as readonly string[]).includes(sort ?? '') ? (sort as LandSort) : 'newest',
     page: parsePage(params.get('page')),
   }
-  for (const name of ['search', 'type', 'purpose'] as const) {
-    const value = params.get(name)?.trim()
-    if (value) filters[name] = value
-  }
-  return filters
 }
 
 /** /lands: search, sort, type and purpose filters, Clear Filters, the cards and their states. */

@@ -5,7 +5,7 @@ import { paths } from '@/config/paths'
 import { useTranslation } from '@/lib/i18n/i18n'
 import { termOptions } from '@/lib/i18n/terms'
 import { parsePage } from '@/lib/pagination'
-import { useUrlFilters } from '@/lib/search-params'
+import { readTextParams, useUrlFilters } from '@/lib/search-params'
 
 import { useProducts } from '../api/get-products'
 import type { ProductFilters } from '../api/keys'
@@ -15,12 +15,7 @@ const filterNames = ['category', 'status', 'location', 'query'] as const
 
 /** The filters of /marketplace as read from the URL (category, status, location, query, page). */
 export function readProductFilters(params: URLSearchParams): ProductFilters {
-  const filters: ProductFilters = { page: parsePage(params.get('page')) }
-  for (const name of filterNames) {
-    const value = params.get(name)?.trim()
-    if (value) filters[name] = value
-  }
-  return filters
+  return { ...readTextParams(params, filterNames), page: parsePage(params.get('page')) }
 }
 
 /** /marketplace: search, category, condition and location filters from the URL, the grid and its states. */

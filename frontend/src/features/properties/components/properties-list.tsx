@@ -10,7 +10,7 @@ import { paths } from '@/config/paths'
 import { useTranslation } from '@/lib/i18n/i18n'
 import { termOptions } from '@/lib/i18n/terms'
 import { parsePage } from '@/lib/pagination'
-import { useUrlFilters } from '@/lib/search-params'
+import { readTextParams, useUrlFilters } from '@/lib/search-params'
 
 import { useProperties } from '../api/get-properties'
 import type { PropertyFilters } from '../api/keys'
@@ -20,12 +20,7 @@ const filterNames = ['type', 'location', 'purpose', 'query', 'category'] as cons
 
 /** The filters of /properties as read from the URL (type, location, purpose, query, category, page). */
 export function readPropertyFilters(params: URLSearchParams): PropertyFilters {
-  const filters: PropertyFilters = { page: parsePage(params.get('page')) }
-  for (const name of filterNames) {
-    const value = params.get(name)?.trim()
-    if (value) filters[name] = value
-  }
-  return filters
+  return { ...readTextParams(params, filterNames), page: parsePage(params.get('page')) }
 }
 
 /** /properties: a search form (the landing page's search lands here), filters from the URL, the grid and its states. */

@@ -7,7 +7,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { paths } from '@/config/paths'
 import { useTranslation } from '@/lib/i18n/i18n'
 import { parsePage } from '@/lib/pagination'
-import { useUrlFilters } from '@/lib/search-params'
+import { readTextParams, useUrlFilters } from '@/lib/search-params'
 
 import { useServices } from '../api/get-services'
 import type { ServiceFilters } from '../api/keys'
@@ -16,10 +16,9 @@ import { ServiceCard } from './service-card'
 /** The filters of /services from the URL (category tab, search, page). */
 export function readServiceFilters(params: URLSearchParams): ServiceFilters {
   const category = params.get('category')
-  const search = params.get('search')?.trim()
   return {
     ...(category === 'Drone' || category === 'Moving' ? { category } : {}),
-    ...(search ? { search } : {}),
+    ...readTextParams(params, ['search']),
     page: parsePage(params.get('page')),
   }
 }
