@@ -442,6 +442,14 @@ func TestGoogleCallbackRefusals(t *testing.T) {
 	const notThisSignIn = "OAuth callback does not belong to this sign-in"
 	const exchangeFailed = "Error getting user profile from external provider"
 	const stateNotFound = "OAuth state not found"
+	// injectVictimCode is the attack: the victim's code with the attacker's
+	// valid state.
+	injectVictimCode := func(t *testing.T, e *env, o *oidcServer) url.Values {
+		v := e.googleAtCallback(o, victim, "")
+		q := e.googleAtCallback(o, attacker, "").callback
+		q.Set("code", v.callback.Get("code"))
+		return q
+	}
 	// signedIn completes a sign-in, which must succeed.
 	signedIn := func(t *testing.T, e *env, q url.Values) {
 		if loc := e.googleCallback(q); fragmentValues(loc).Get("access_token") == "" {
@@ -475,26 +483,15 @@ func TestGoogleCallbackRefusals(t *testing.T) {
 			wantCode: "bad_oauth_callback", wantDesc: notThisSignIn, wantNoUser: "g-victim",
 		},
 		{
-			// The attack: the victim's code with the attacker's valid
-			// state. The provider refuses the attacker's verifier for a
-			// code issued for the victim's challenge.
-			name: "code injected into another sign-in",
-			callback: func(t *testing.T, e *env, o *oidcServer) url.Values {
-				v := e.googleAtCallback(o, victim, "")
-				q := e.googleAtCallback(o, attacker, "").callback
-				q.Set("code", v.callback.Get("code"))
-				return q
-			},
+			// The provider refuses the attacker's verifier for a code
+			// issued for the victim's challenge.
+			name:     "code injected into another sign-in",
+			callback: injectVictimCode,
 			wantCode: "bad_oauth_callback", wantDesc: exchangeFailed, wantNoUser: "g-victim",
 		},
 		{
 			name: "code injected into another sign-in, provider without PKCE", lax: true,
-			callback: func(t *testing.T, e *env, o *oidcServer) url.Values {
-				v := e.googleAtCallback(o, victim, "")
-				q := e.googleAtCallback(o, attacker, "").callback
-				q.Set("code", v.callback.Get("code"))
-				return q
-			},
+			callback: injectVictimCode,
 			wantCode: "bad_oauth_callback", wantDesc: notThisSignIn, wantNoUser: "g-victim",
 		},
 		{
