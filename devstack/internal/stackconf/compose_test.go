@@ -141,3 +141,47 @@ func contains(list []string, v string) bool {
 	}
 	return false
 }
+
+// Production runs the expiry sweeps too: a sweeper service, built from the
+// command the Dockerfile names for it, connecting as the authenticator (the
+// sweeps switch to service_role themselves, as every API call does).
+func TestComposeSchedulesTheSweeps(t *testing.T) {
+	t.Parallel()
+	root := repoRoot(t)
+	raw, err := os.ReadFile(filepath.Join(root, "docker-compose.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cf struct {
+		Services map[string]struct {
+			Build struct {
+				Args map[string]string `yaml:"args"`
+			} `yaml:"build"`
+			Environment map[string]string `yaml:"environment"`
+		} `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(raw, &cf); err != nil {
+		t.Fatal(err)
+	}
+	svc, ok := cf.Services["sweeper"]
+	if !ok {
+		t.Fatal("compose has no sweeper service: the expiry sweeps would run only under make run")
+	}
+	if svc.Build.Args["SERVICE"] != "sweeper" {
+		t.Errorf("sweeper is built as %q", svc.Build.Args["SERVICE"])
+	}
+	if !strings.HasPrefix(svc.Environment["DATABASE_URL"], "postgres://authenticator:") {
+		t.Errorf("sweeper connects as %q, want the authenticator login", svc.Environment["DATABASE_URL"])
+	}
+	dockerfile, err := os.ReadFile(filepath.Join(root, "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`sweeper\) pkg=\./(\S+) ;;`).FindSubmatch(dockerfile)
+	if m == nil {
+		t.Fatal("the Dockerfile does not say which package builds the sweeper")
+	}
+	if _, err := os.Stat(filepath.Join(root, string(m[1]), "main.go")); err != nil {
+		t.Errorf("the Dockerfile builds the sweeper from %s: %v", m[1], err)
+	}
+}

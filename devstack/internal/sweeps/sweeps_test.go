@@ -61,3 +61,34 @@ func TestOnceDeactivatesLapsedListings(t *testing.T) {
 		t.Errorf("after the sweep: %v, want lapsed off and current on", active)
 	}
 }
+
+// Two sweepers on one database (replicas): while one holds the sweep, the
+// other skips its tick instead of sweeping the same rows a second time.
+func TestOnceSkipsWhileAnotherSweeps(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t, pgtest.Options{})
+	ctx := context.Background()
+	holder, err := pgx.Connect(ctx, db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	tx, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock(hashtextextended($1, 0))`, lockKey); err != nil {
+		t.Fatal(err)
+	}
+	counts, err := Once(ctx, db.URLAs("authenticator"))
+	if err != nil || counts != Skipped {
+		t.Fatalf("while another sweeps: %q, %v; want %q", counts, err, Skipped)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	counts, err = Once(ctx, db.URLAs("authenticator"))
+	if err != nil || counts == Skipped {
+		t.Fatalf("alone: %q, %v; want the counts", counts, err)
+	}
+}
