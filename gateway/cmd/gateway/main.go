@@ -47,7 +47,7 @@ func run() int {
 		log.Warn("frontend not built; / answers 503 until it is (make run builds it)", "frontend_dir", cfg.FrontendDir)
 	}
 	log.Info("listening", "addrs", addrs, "require_apikey", cfg.RequireAPIKey,
-		"rate_limit", cfg.Rate.String(), "production", cfg.Production)
+		"rate_limit", cfg.Rate.String(), "body_limit", cfg.BodyLimit, "production", cfg.Production)
 
 	if err := srv.Serve(ctx, lns); err != nil {
 		log.Error("stopped with error", "error", err.Error())

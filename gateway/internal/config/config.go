@@ -14,6 +14,11 @@ import (
 	"github.com/kejanest/kejanest/platform/envconf"
 )
 
+// DefaultBodyLimit is the request body limit rest, rpc and authsvc run
+// with: platform/fiberserve's DefaultBodyLimit, which the gateway does not
+// import (it would pull in Fiber).
+const DefaultBodyLimit = 1 << 20
+
 // Config is the gateway's whole configuration. Every field comes from one
 // environment variable; the defaults reproduce the Supabase CLI's local
 // stack, so `make run` needs no configuration at all.
@@ -36,6 +41,7 @@ import (
 //	GATEWAY_RATE_LIMIT        "" (off)                                   per-client-IP limit: N/duration (600/1m), or N per second; 0 is off
 //	GATEWAY_TRUST_PROXY       false                                      take the client IP from the leftmost X-Forwarded-For
 //	GATEWAY_METRICS_PUBLIC    false                                      serve /metrics to any client, not only loopback peers
+//	GATEWAY_BODY_LIMIT        1048576 (1 MiB, the services' own limit)   largest request body in bytes for rest, rpc and auth; larger is answered 413 in the service's shape; 0 is off
 //	KEJANEST_ENV              "" (development)                           production refuses empty or well-known dev secrets
 //	LOG_LEVEL                 info                                       debug, info, warn or error
 type Config struct {
@@ -77,6 +83,13 @@ type Config struct {
 	// By default only loopback peers get it: traffic figures are for the
 	// operator's scraper, not for the internet.
 	MetricsPublic bool
+	// BodyLimit is the largest request body, in bytes, forwarded to rest,
+	// rpc and auth; 0 forwards any size (GATEWAY_BODY_LIMIT). Those
+	// services cut a larger upload by closing the connection, which the
+	// gateway could only answer 502, so it must not exceed their limit.
+	// Storage and realtime are not limited here: storage takes large
+	// uploads under its own FILE_SIZE_LIMIT.
+	BodyLimit int
 
 	// Production is true when KEJANEST_ENV names production.
 	Production bool
@@ -108,6 +121,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		RateLimit:     r.String("", "GATEWAY_RATE_LIMIT"),
 		TrustProxy:    r.Bool(false, "GATEWAY_TRUST_PROXY"),
 		MetricsPublic: r.Bool(false, "GATEWAY_METRICS_PUBLIC"),
+		BodyLimit:     r.Int(DefaultBodyLimit, "GATEWAY_BODY_LIMIT"),
 		Production:    prod,
 		LogLevel:      r.String("info", "LOG_LEVEL"),
 	}
@@ -151,6 +165,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := ratelimit.ParseRate(c.RateLimit); err != nil {
 		errs = append(errs, fmt.Errorf("GATEWAY_RATE_LIMIT: %w", err))
+	}
+	if c.BodyLimit < 0 {
+		errs = append(errs, fmt.Errorf("GATEWAY_BODY_LIMIT: %d is negative", c.BodyLimit))
 	}
 	if c.Production {
 		if err := devkeys.Refuse(map[string]string{

@@ -58,6 +58,7 @@ func TestDefaults(t *testing.T) {
 		{"cors", strings.Join(c.CORSOrigins, ","), "*"},
 		{"rate off", c.Rate.Enabled(), false},
 		{"trust proxy", c.TrustProxy, false},
+		{"body limit", c.BodyLimit, 1 << 20},
 		{"production", c.Production, false},
 		{"log level", c.LogLevel, "info"},
 	}
@@ -102,6 +103,20 @@ func TestValidate(t *testing.T) {
 				}
 			}},
 		{name: "bad rate limit", env: map[string]string{"GATEWAY_RATE_LIMIT": "lots"}, wantErr: []string{"GATEWAY_RATE_LIMIT"}},
+		{name: "body limit", env: map[string]string{"GATEWAY_BODY_LIMIT": "65536"},
+			check: func(t *testing.T, c Config) {
+				if c.BodyLimit != 65536 {
+					t.Errorf("body limit %d", c.BodyLimit)
+				}
+			}},
+		{name: "body limit off", env: map[string]string{"GATEWAY_BODY_LIMIT": "0"},
+			check: func(t *testing.T, c Config) {
+				if c.BodyLimit != 0 {
+					t.Errorf("body limit %d", c.BodyLimit)
+				}
+			}},
+		{name: "negative body limit", env: map[string]string{"GATEWAY_BODY_LIMIT": "-1"}, wantErr: []string{"GATEWAY_BODY_LIMIT"}},
+		{name: "bad body limit", env: map[string]string{"GATEWAY_BODY_LIMIT": "1MB"}, wantErr: []string{"GATEWAY_BODY_LIMIT"}},
 		{name: "bad upstream", env: map[string]string{"REST_URL": "localhost:3000", "AUTH_URL": "ftp://x"}, wantErr: []string{"REST_URL", "AUTH_URL"}},
 		{name: "bad listen", env: map[string]string{"GATEWAY_LISTEN": "54321"}, wantErr: []string{"GATEWAY_LISTEN"}},
 		{name: "bad bool", env: map[string]string{"GATEWAY_TRUST_PROXY": "maybe"}, wantErr: []string{"GATEWAY_TRUST_PROXY"}},

@@ -2,12 +2,18 @@
 // forwards requests to them, as the Supabase CLI's Kong does: the route
 // prefix is stripped, the query string is kept byte for byte, bodies are
 // streamed, and websocket upgrades pass through.
+//
+// Services with a request body limit (rest, rpc, auth) cut an upload that
+// passes it by closing the connection with the rest unread; the gateway,
+// still streaming, then sees a reset rather than their 413. So the gateway
+// enforces the limit first and answers 413 in the service's own words.
 package proxy
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -58,6 +64,10 @@ type Options struct {
 	TrustProxy bool
 	// Transport overrides the upstream transport (tests); nil builds one.
 	Transport http.RoundTripper
+	// BodyLimit is the largest request body, in bytes, forwarded to the
+	// services that enforce a limit of their own (rest, rpc, auth); 0
+	// forwards any size. It must not exceed theirs.
+	BodyLimit int64
 }
 
 // Route is one public prefix and the service behind it.
@@ -70,6 +80,10 @@ type Route struct {
 	trust   bool
 	log     *slog.Logger
 	rp      *httputil.ReverseProxy
+	// limit is the largest body forwarded, 0 for any; tooLarge is the
+	// service's own answer to a larger one.
+	limit    int64
+	tooLarge func(r *http.Request) apierr.Error
 }
 
 // Proxy holds the routes in match order (rpc before rest).
@@ -89,17 +103,22 @@ func New(u Upstreams, o Options) (*Proxy, error) {
 	specs := []struct {
 		service, match, strip, target string
 		open                          func(string) bool
+		// tooLarge, when set, subjects the route to o.BodyLimit.
+		tooLarge func(*http.Request) apierr.Error
 	}{
 		// rpc first: /rest/v1/rpc/* would otherwise match rest.
-		{ServiceRPC, "/rest/v1/rpc", "/rest/v1", u.RPC, nil},
-		{ServiceRest, "/rest/v1", "/rest/v1", u.Rest, nil},
+		{ServiceRPC, "/rest/v1/rpc", "/rest/v1", u.RPC, nil, restTooLarge},
+		{ServiceRest, "/rest/v1", "/rest/v1", u.Rest, nil, restTooLarge},
 		{ServiceAuth, "/auth/v1", "/auth/v1", u.Auth, func(rest string) bool {
 			return authOpen[strings.TrimSuffix(rest, "/")]
-		}},
-		{ServiceRealtime, "/realtime/v1", "/realtime/v1", u.Realtime, nil},
+		}, authTooLarge},
+		// realtime reads its REST bodies with net/http, which answers its
+		// own 413 without cutting the upload.
+		{ServiceRealtime, "/realtime/v1", "/realtime/v1", u.Realtime, nil, nil},
 		// Storage does its own access control (RLS on storage.objects),
-		// and public object URLs must work with no headers at all.
-		{ServiceStorage, "/storage/v1", "/storage/v1", u.Storage, func(string) bool { return true }},
+		// and public object URLs must work with no headers at all. Uploads
+		// are large; storage has its own limit (FILE_SIZE_LIMIT).
+		{ServiceStorage, "/storage/v1", "/storage/v1", u.Storage, func(string) bool { return true }, nil},
 	}
 	p := &Proxy{}
 	buffers := newBufferPool()
@@ -114,6 +133,9 @@ func New(u Upstreams, o Options) (*Proxy, error) {
 		rt := &Route{
 			service: s.service, match: s.match, strip: s.strip, open: s.open,
 			target: target, trust: o.TrustProxy, log: o.Logger,
+		}
+		if s.tooLarge != nil && o.BodyLimit > 0 {
+			rt.limit, rt.tooLarge = o.BodyLimit, s.tooLarge
 		}
 		rt.rp = &httputil.ReverseProxy{
 			Rewrite:   rt.rewrite,
@@ -173,8 +195,59 @@ func (rt *Route) Open(path string) bool {
 	return rt.open != nil && rt.open(strip(path, rt.strip))
 }
 
-// ServeHTTP forwards r to the service.
-func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.rp.ServeHTTP(w, r) }
+// ServeHTTP forwards r to the service. On a route with a body limit, a body
+// announced larger is refused before anything is sent, and a body of
+// unknown length (chunked) is cut off past the limit, which upstreamError
+// answers: 413 either way, never a body over the limit upstream.
+func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rt.limit > 0 && r.Body != nil && r.Body != http.NoBody {
+		switch {
+		case r.ContentLength > rt.limit:
+			rt.refuseBody(w, r)
+			return
+		case r.ContentLength < 0:
+			// A copy: the server's own request keeps its body, whose type
+			// net/http inspects after the handler to end the connection.
+			// No writer is passed, so the reader, which the transport runs
+			// on its own goroutine, never touches the response.
+			r = r.WithContext(r.Context())
+			r.Body = http.MaxBytesReader(nil, r.Body, rt.limit)
+		}
+	}
+	rt.rp.ServeHTTP(w, r)
+}
+
+func restTooLarge(*http.Request) apierr.Error { return apierr.RestBodyTooLarge }
+
+func authTooLarge(r *http.Request) apierr.Error {
+	return apierr.AuthBodyTooLarge(r.Header.Get(apierr.AuthAPIVersionHeader))
+}
+
+// refuseBody answers 413 in the service's words, then has net/http close
+// the client connection gracefully.
+func (rt *Route) refuseBody(w http.ResponseWriter, r *http.Request) {
+	closeAfterReply(w)
+	apierr.Write(w, rt.tooLarge(r))
+}
+
+// closeAfterReply asks net/http to close the client connection once the
+// reply is written, and to do it gracefully: half-close, wait a moment,
+// then close. A client still uploading thus reads the reply instead of a
+// reset; without it, a client that sent Expect: 100-continue (curl does
+// for large bodies) gets the reset. The only public way to ask is a
+// MaxBytesReader on the server's own writer that trips, so one trips here,
+// on a one-byte reader past a limit of zero. It runs on the handler's
+// goroutine, where touching the response is safe.
+func closeAfterReply(w http.ResponseWriter) {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
+	_, _ = http.MaxBytesReader(w, io.NopCloser(strings.NewReader("x")), 0).Read(make([]byte, 1))
+}
 
 // strip removes prefix from p; an empty remainder becomes "/".
 func strip(p, prefix string) string {
@@ -229,8 +302,14 @@ func modifyResponse(res *http.Response) error {
 }
 
 // upstreamError answers 502 with Kong's text when the service cannot be
-// reached or its response is unusable.
+// reached or its response is unusable, and 413 when the body ServeHTTP
+// limited ran past the limit (the transport stopped there).
 func (rt *Route) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
+	var overLimit *http.MaxBytesError
+	if rt.tooLarge != nil && errors.As(err, &overLimit) {
+		rt.refuseBody(w, r)
+		return
+	}
 	// A *url.Error would quote the upstream URL with its query string,
 	// which may carry an apikey; log only the cause.
 	var ue *url.Error

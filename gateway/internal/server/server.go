@@ -78,7 +78,7 @@ func New(cfg config.Config, log *slog.Logger, o Options) (*Server, error) {
 	px, err := proxy.New(proxy.Upstreams{
 		Rest: cfg.RestURL, RPC: cfg.RPCURL, Auth: cfg.AuthURL,
 		Realtime: cfg.RealtimeURL, Storage: cfg.StorageURL,
-	}, proxy.Options{Logger: log, TrustProxy: cfg.TrustProxy, Transport: o.Transport})
+	}, proxy.Options{Logger: log, TrustProxy: cfg.TrustProxy, Transport: o.Transport, BodyLimit: int64(cfg.BodyLimit)})
 	if err != nil {
 		return nil, fmt.Errorf("routes: %w", err)
 	}
