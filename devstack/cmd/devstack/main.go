@@ -1,7 +1,8 @@
 // Command devstack runs the whole KejaNest stack on one machine: it ensures
 // PostgreSQL, applies the migrations (and, for `make run`, the demo data),
 // starts every service and the gateway as child processes, waits for their
-// health, prints the URL and keys, and stops everything on Ctrl-C.
+// health, prints the URL and keys, restarts a service that crashes (with
+// backoff, giving up on a crash loop), and stops everything on Ctrl-C.
 //
 // With -ephemeral it is the test harness's stack: free ports, a fresh
 // database that is dropped at exit, and one JSON line on stdout when ready.
@@ -182,8 +183,11 @@ func start(o options, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// From here on a service that crashes is started again (see
+	// supervise.DefaultPolicy); the database and the others keep running.
+	group := supervise.NewGroup(procs, supervise.DefaultPolicy, log)
 	cleanups = append(cleanups, func(context.Context) {
-		for _, err := range supervise.StopAll(procs, lifecycle.ShutdownGrace+2*time.Second) {
+		for _, err := range group.Stop(lifecycle.ShutdownGrace + 2*time.Second) {
 			log.Warn("stop service", "err", err)
 		}
 	})
@@ -200,17 +204,11 @@ func start(o options, log *slog.Logger) error {
 		printBanner(st, root, logDir, time.Since(began))
 	}
 
-	exited := make(chan *supervise.Process, len(procs))
-	for _, p := range procs {
-		go func() { <-p.Exited(); exited <- p }()
+	if err := group.Run(ctx); err != nil {
+		return err
 	}
-	select {
-	case <-ctx.Done():
-		fmt.Fprintln(os.Stderr, "devstack: stopping...")
-		return nil
-	case p := <-exited:
-		return fmt.Errorf("%s exited unexpectedly; its log (%s) ends with:\n%s", p.Name, p.LogPath(), p.Tail(20))
-	}
+	fmt.Fprintln(os.Stderr, "devstack: stopping...")
+	return nil
 }
 
 // embeddedPostgres starts (initializing on first use) the private cluster

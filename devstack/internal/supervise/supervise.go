@@ -1,6 +1,7 @@
 // Package supervise runs the stack's services as child processes: it starts
-// them with their environment, waits for their health endpoints, and stops
-// them in reverse order on shutdown.
+// them with their environment, waits for their health endpoints, restarts
+// one that crashes (Group, with the backoff of a Policy), and stops them in
+// reverse order on shutdown.
 package supervise
 
 import (
@@ -65,6 +66,23 @@ func Start(svc Service, logDir string) (*Process, error) {
 
 // Exited is closed when the process has ended.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// PID is the operating system's id of the process.
+func (p *Process) PID() int { return p.cmd.Process.Pid }
+
+// ExitStatus says how the process ended ("exit status 1", "signal:
+// killed"), or "running" while it has not.
+func (p *Process) ExitStatus() string {
+	select {
+	case <-p.exited:
+	default:
+		return "running"
+	}
+	if p.waitErr == nil {
+		return "exit status 0"
+	}
+	return p.waitErr.Error()
+}
 
 // LogPath is where the process writes its output.
 func (p *Process) LogPath() string { return p.logPath }

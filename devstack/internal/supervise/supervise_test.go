@@ -3,10 +3,12 @@ package supervise
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,6 +39,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	case "stubborn":
 		signal.Ignore(syscall.SIGTERM)
+		fmt.Println("ignoring SIGTERM")
 		time.Sleep(time.Minute)
 	}
 }
@@ -82,12 +85,59 @@ func TestStopKillsAfterGrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond) // let it install its signal handler
+	// A race-built test binary can take over half a second to start on a
+	// busy machine: wait until it says it ignores SIGTERM.
+	waitFor(t, "the helper ignores SIGTERM", func() bool { return strings.Contains(p.Tail(1), "ignoring SIGTERM") })
 	began := time.Now()
 	if err := p.Stop(300 * time.Millisecond); err == nil {
 		t.Error("want an error saying the process was killed")
 	}
 	if d := time.Since(began); d > 5*time.Second {
 		t.Errorf("stop took %v", d)
+	}
+}
+
+func TestGroupRestartsAKilledProcess(t *testing.T) {
+	t.Parallel()
+	addr := freeAddr(t)
+	svc := Service{Name: "helper", Binary: os.Args[0], Env: []string{"SUPERVISE_HELPER=serve", "ADDR=" + addr}, HealthURL: "http://" + addr + "/health"}
+	procs, err := StartAll(context.Background(), []Service{svc}, t.TempDir(), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &logRecorder{}
+	g := NewGroup(procs, Policy{FirstDelay: 10 * time.Millisecond, MaxDelay: time.Second, StableAfter: time.Minute,
+		MaxCrashes: 3, Window: time.Minute, ReadyTimeout: 10 * time.Second}, slog.New(logs))
+	ctx, cancel := context.WithCancel(context.Background())
+	result := make(chan error, 1)
+	go func() { result <- g.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-result; err != nil {
+			t.Errorf("Run() = %v", err)
+		}
+		if errs := g.Stop(5 * time.Second); len(errs) != 0 {
+			t.Error(errs)
+		}
+	}()
+
+	killed := time.Now()
+	if err := syscall.Kill(procs[0].PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the helper is restarted and ready", func() bool {
+		return len(logs.values("service restarted and ready", "child")) == 1
+	})
+	t.Logf("killed to ready again: %v", time.Since(killed))
+	if got := logs.values(restarting, "exit"); len(got) != 1 || got[0] != "signal: killed" {
+		t.Errorf("logged exit %v, want [signal: killed]", got)
+	}
+	resp, err := http.Get(svc.HealthURL)
+	if err != nil {
+		t.Fatalf("restarted helper does not answer: %v", err)
+	}
+	resp.Body.Close()
+	if pids := logs.values("service restarted and ready", "pid"); pids[0] == strconv.Itoa(procs[0].PID()) {
+		t.Errorf("the restarted helper has the old pid %s", pids[0])
 	}
 }
