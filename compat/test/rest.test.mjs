@@ -404,7 +404,7 @@ describe("the app's calls", () => {
 
   test('properties browse with ilike, eq and order (anonymous)', async () => {
     const q = 'nairobi';
-    const data = await rows(s.app.anon.from('properties').select('*').eq('is_active', true).ilike('location', `%${q}%`)
+    const data = await rows(s.app.anon.from('properties').select('id, title, location, created_at').eq('is_active', true).ilike('location', `%${q}%`)
       .eq('type', 'One Bedroom').eq('purpose', 'Rent').order('created_at', { ascending: false }));
     assert.deepEqual(data.map((p) => p.title), ['Westlands 1BR', 'Kilimani 1BR']);
   });
@@ -448,14 +448,38 @@ describe("the app's calls", () => {
     const created = await s.app.wanjiku.from('p2p_offers').insert(offer);
     assert.equal(created.error, null, JSON.stringify(created.error));
     assert.equal(created.status, 201);
-    const { data, error, status } = await s.app.otieno.from('p2p_offers').select('*, profiles(full_name)')
+    const { data, error, status } = await s.app.otieno.from('p2p_offers').select('*, owner:public_profiles(full_name, kyc_verified)')
       .eq('status', 'active').order('created_at', { ascending: false });
     assert.equal(error, null, JSON.stringify(error));
     assert.equal(status, 200);
     const mine = data.find((o) => o.user_id === WANJIKU);
     assert.ok(mine, 'the new offer is listed to another user');
-    assert.deepEqual(mine.profiles, { full_name: 'Wanjiku' });
+    assert.deepEqual(mine.owner, { full_name: 'Wanjiku', kyc_verified: false });
     assert.deepEqual(mine.payment_methods, ['M-Pesa', 'Airtel Money']);
+
+    // The owner's profile row itself (and the phone number in it) is not
+    // another user's to read, whether embedded or selected whole.
+    const embedded = await s.app.otieno.from('p2p_offers').select('id, profiles(full_name, phone_number)').eq('id', mine.id).single();
+    assert.equal(embedded.error, null, JSON.stringify(embedded.error));
+    assert.equal(embedded.data.profiles, null);
+    const whole = await s.app.otieno.from('profiles').select('*').eq('id', WANJIKU);
+    assert.deepEqual(whole.data, []);
+    const phone = await s.app.otieno.from('public_profiles').select('phone_number').eq('id', WANJIKU);
+    assert.equal(phone.status, 400);
+    assert.equal(phone.error.code, '42703');
+  });
+
+  test('listing contacts are for signed-in users: a visitor lists columns, select=* is refused', async () => {
+    const star = await s.app.anon.from('properties').select('*').eq('is_active', true).limit(1);
+    assert.equal(star.status, 401);
+    assert.equal(star.error.code, '42501');
+    const contact = await s.app.anon.from('products').select('id, contact').limit(1);
+    assert.equal(contact.status, 401);
+    assert.equal(contact.error.code, '42501');
+    const listed = await rows(s.app.anon.from('properties').select('id, title').eq('is_active', true).limit(1));
+    assert.equal(listed.length, 1);
+    const signedIn = await rows(s.app.otieno.from('properties').select('*').eq('is_active', true).limit(1));
+    assert.ok('contact' in signedIn[0]);
   });
 
   test('an offer below the minimum amount is refused with the spec\'s message', async () => {
@@ -469,7 +493,7 @@ describe("the app's calls", () => {
   });
 
   test('an embed with no relationship is PGRST200', async () => {
-    const { error, status } = await s.app.anon.from('properties').select('*, wallets(currency)').limit(1);
+    const { error, status } = await s.app.anon.from('properties').select('id, wallets(currency)').limit(1);
     assert.equal(status, 400);
     assert.equal(error.code, 'PGRST200');
   });

@@ -208,7 +208,7 @@ describe("the app's RPCs", () => {
     assert.equal(Date.parse(authUser.data.user.banned_until), Date.parse(data.suspended_until));
 
     // The suspended user is refused by the user functions.
-    const refused = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: ZERO_UUID, p_buyer_id: OTIENO, p_amount: 1 });
+    const refused = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: ZERO_UUID, p_buyer_id: OTIENO, p_amount: 1, p_expected_rate: 1 });
     assert.equal(refused.status, 403);
     assert.deepEqual(refused.error, { code: '42501', message: 'Your account is suspended', details: null, hint: null });
 
@@ -333,13 +333,19 @@ describe("the app's RPCs", () => {
     assert.equal(offer.data.status, 'active');
 
     // Out-of-limit amounts are refused with the trade dialog's message, and lock nothing.
-    const tooBig = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 301 });
+    const tooBig = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 301, p_expected_rate: 2.5 });
     assert.equal(tooBig.status, 400);
     assert.deepEqual(tooBig.error, { code: 'P0001', message: 'Amount must be between 50 and 300', details: null, hint: null });
 
+    // The price the buyer saw travels with the lock: a different one is refused.
+    const stale = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 100, p_expected_rate: 2 });
+    assert.equal(stale.status, 400);
+    assert.equal(stale.error.message, 'The price of this offer has changed');
+    assert.equal(stale.error.details, 'You saw 2 KES per unit; the offer now asks 2.50 KES per unit.');
+
     // The buyer takes it with the app's exact arguments.
     const before = Date.now();
-    const first = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 100 });
+    const first = await s.app.otieno.rpc('lock_currency_in_escrow', { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 100, p_expected_rate: 2.5 });
     assert.equal(first.error, null, JSON.stringify(first.error));
     assert.equal(first.status, 200);
     const trade = first.data;
@@ -370,7 +376,7 @@ describe("the app's RPCs", () => {
     }
 
     // With an idempotency key, a repeated request returns the same trade and posts nothing twice.
-    const args = { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 120, p_idempotency_key: 'compat-checkout-1' };
+    const args = { p_offer_id: offer.data.id, p_buyer_id: OTIENO, p_amount: 120, p_expected_rate: 2.5, p_idempotency_key: 'compat-checkout-1' };
     const keyed = await s.app.otieno.rpc('lock_currency_in_escrow', args);
     assert.equal(keyed.error, null, JSON.stringify(keyed.error));
     assert.notEqual(keyed.data.id, trade.id);
@@ -393,7 +399,7 @@ describe("the app's RPCs", () => {
   });
 
   test('lock_currency_in_escrow refuses an unknown offer with the function\'s message', async () => {
-    const { status, error } = await s.app.wanjiku.rpc('lock_currency_in_escrow', { p_offer_id: ZERO_UUID, p_buyer_id: WANJIKU, p_amount: 1 });
+    const { status, error } = await s.app.wanjiku.rpc('lock_currency_in_escrow', { p_offer_id: ZERO_UUID, p_buyer_id: WANJIKU, p_amount: 1, p_expected_rate: 1 });
     assert.equal(status, 400, JSON.stringify(error));
     assert.equal(error.code, 'P0001');
     assert.equal(error.message, 'Offer not found');

@@ -48,16 +48,16 @@ begin
 
   perform set_config('request.jwt.claims', json_build_object('sub', v_brian, 'role', 'authenticated')::text, true);
   -- 1: completed (paid by M-Pesa, released by Amina).
-  v_trade := public.lock_currency_in_escrow(v_offer, v_brian, 100, 'seed-trade-1');
+  v_trade := public.lock_currency_in_escrow(v_offer, v_brian, 100, 1.95, 'seed-trade-1');
   perform public.mark_trade_paid(v_trade.id, 'SGK3H8PQ2X');
   perform set_config('request.jwt.claims', json_build_object('sub', v_amina, 'role', 'authenticated')::text, true);
   perform public.release_trade(v_trade.id);
   -- 2: paid, waiting for Amina to release.
   perform set_config('request.jwt.claims', json_build_object('sub', v_brian, 'role', 'authenticated')::text, true);
-  v_trade := public.lock_currency_in_escrow(v_offer, v_brian, 50, 'seed-trade-2');
+  v_trade := public.lock_currency_in_escrow(v_offer, v_brian, 50, 1.95, 'seed-trade-2');
   perform public.mark_trade_paid(v_trade.id, 'SGL9Z4RT7M');
   -- 3: just locked in escrow, waiting for Brian to pay.
-  perform public.lock_currency_in_escrow(v_offer, v_brian, 40, 'seed-trade-3');
+  perform public.lock_currency_in_escrow(v_offer, v_brian, 40, 1.95, 'seed-trade-3');
   perform set_config('request.jwt.claims', json_build_object('sub', v_brian, 'role', 'authenticated')::text, true);
   insert into public.p2p_trade_messages (trade_id, sender_id, body)
   values (v_trade.id, v_brian, 'Hi Amina, I have sent KES 97.50 by M-Pesa, code SGL9Z4RT7M.');

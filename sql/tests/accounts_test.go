@@ -79,30 +79,40 @@ func TestProfileRules(t *testing.T) {
 	}
 }
 
-// Codes are made and checked by the server (spec §5, §8 messages).
+// Codes are made, sent and checked by the server (spec §5, §8 messages):
+// the caller learns where the code went, never the code, which waits in
+// the outbox authsvc sends from.
 func TestContactVerification(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	u := e.newUser(t, "Verify Me")
 	verify := `select public.verify_contact_code($1, $2)`
+	request := `select public.request_verification_code($1)::text`
 
 	fails(t, e.try(u.caller(), verify, "email", "123456"), "P0001", "No verification code found. Please request a new one.")
-	fails(t, e.try(u.caller(), `select public.request_verification_code('phone')`), "P0001", "Please update your phone number in profile first")
+	fails(t, e.try(u.caller(), request, "phone"), "P0001", "Please update your phone number in profile first")
 
 	var raw []byte
-	e.value(t, u.caller(), &raw, `select public.request_verification_code('email')::text`)
-	var sent struct{ Code, Destination string }
-	_ = json.Unmarshal(raw, &sent)
-	if len(sent.Code) != 6 || sent.Destination != u.Email {
-		t.Fatalf("request_verification_code: %s", raw)
+	e.value(t, u.caller(), &raw, request, "email")
+	var answer map[string]any
+	if err := json.Unmarshal(raw, &answer); err != nil {
+		t.Fatal(err)
 	}
+	if _, leaked := answer["code"]; leaked || answer["destination"] != u.Email {
+		t.Fatalf("request_verification_code answered %s; want the destination and no code", raw)
+	}
+	code := e.outboxCode(t, u, "email", u.Email)
 	var stored string
 	e.scalar(t, &stored, `select email_verification_code from public.user_verifications where user_id = $1`, u.ID)
-	if stored == sent.Code {
+	if stored == code {
 		t.Error("the code is stored in clear")
 	}
+	fails(t, e.try(u.caller(), request, "email"), "P0001", "Please wait a minute before requesting another code")
+	// The outbox is the sender's, not the API's.
+	fails(t, e.try(u.caller(), `select code from app_private.verification_outbox`), "42501", "")
+
 	wrong := "000000"
-	if sent.Code == wrong {
+	if code == wrong {
 		wrong = "111111"
 	}
 	var good bool
@@ -112,22 +122,76 @@ func TestContactVerification(t *testing.T) {
 	}
 	// The owner cannot set the flag directly.
 	fails(t, e.try(u.caller(), `update public.user_verifications set email_verified = true where user_id = $1`, u.ID), "42501", "")
-	e.value(t, u.caller(), &good, verify, "email", sent.Code)
+	e.value(t, u.caller(), &good, verify, "email", code)
 	var verified bool
 	e.scalar(t, &verified, `select email_verified and email_verification_code is null from public.user_verifications where user_id = $1`, u.ID)
 	if !good || !verified {
 		t.Errorf("correct code: %v, flag %v", good, verified)
 	}
+	fails(t, e.try(u.caller(), request, "email"), "P0001", "Your email is already verified")
 
-	// Expired codes, and five misses burn the code.
-	ok(t, e.run(u.caller(), `update public.profiles set phone_number = '0712345678' where id = $1`, u.ID))
-	e.value(t, u.caller(), &raw, `select public.request_verification_code('phone')::text`)
+	// Expired codes, and five misses burn the code. Phone codes go to the
+	// number in E.164.
+	ok(t, e.run(u.caller(), `update public.profiles set phone_number = '0712 345 678' where id = $1`, u.ID))
+	e.value(t, u.caller(), &raw, request, "phone")
 	e.mustSuper(t, `update public.user_verifications set phone_verification_expires_at = now() - interval '1 second' where user_id = $1`, u.ID)
 	fails(t, e.try(u.caller(), verify, "phone", "123456"), "P0001", "Verification code has expired. Please request a new one.")
-	e.value(t, u.caller(), &raw, `select public.request_verification_code('phone')::text`)
-	_ = json.Unmarshal(raw, &sent)
+	e.value(t, u.caller(), &raw, request, "phone")
+	code = e.outboxCode(t, u, "phone", "+254712345678")
 	for range 5 {
 		e.value(t, u.caller(), &good, verify, "phone", "x")
 	}
-	fails(t, e.try(u.caller(), verify, "phone", sent.Code), "P0001", "No verification code found. Please request a new one.")
+	fails(t, e.try(u.caller(), verify, "phone", code), "P0001", "No verification code found. Please request a new one.")
+}
+
+// A changed e-mail address or phone number is no longer verified, and a
+// code on its way to the old one is withdrawn.
+func TestChangedContactLosesVerification(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	u := e.newUser(t, "Changes Contacts")
+	ok(t, e.run(u.caller(), `update public.profiles set phone_number = '0712345678' where id = $1`, u.ID))
+	e.mustSuper(t, `insert into public.user_verifications (user_id, email_verified, phone_verified) values ($1, true, true)`, u.ID)
+
+	flags := func() (email, phone bool) {
+		t.Helper()
+		if err := e.super.QueryRow(t.Context(), `select email_verified, phone_verified from public.user_verifications where user_id = $1`,
+			u.ID).Scan(&email, &phone); err != nil {
+			t.Fatal(err)
+		}
+		return email, phone
+	}
+	// The same number written differently is the same number.
+	ok(t, e.run(u.caller(), `update public.profiles set phone_number = '+254 712 345 678' where id = $1`, u.ID))
+	if email, phone := flags(); !email || !phone {
+		t.Fatalf("reformatting the number cleared a flag: email %v phone %v", email, phone)
+	}
+	ok(t, e.run(u.caller(), `update public.profiles set phone_number = '0798765432' where id = $1`, u.ID))
+	if email, phone := flags(); !email || phone {
+		t.Fatalf("after a phone change: email %v phone %v, want true false", email, phone)
+	}
+	e.value(t, u.caller(), new([]byte), `select public.request_verification_code('phone')::text`)
+	ok(t, e.run(u.caller(), `update public.profiles set phone_number = '0711111111' where id = $1`, u.ID))
+	if n := e.int64(t, `select count(*) from app_private.verification_outbox where user_id = $1`, u.ID); n != 0 {
+		t.Errorf("%d codes for the old number still queued", n)
+	}
+	e.mustSuper(t, `update auth.users set email = 'changed.' || email where id = $1`, u.ID)
+	if email, _ := flags(); email {
+		t.Error("an e-mail change kept email_verified")
+	}
+}
+
+// outboxCode is what the sender would deliver: the one queued code of u for
+// channel, which must be addressed to dest.
+func (e *env) outboxCode(t *testing.T, u user, channel, dest string) string {
+	t.Helper()
+	var code, to string
+	if err := e.super.QueryRow(t.Context(), `select code, destination from app_private.verification_outbox where user_id = $1 and channel = $2`,
+		u.ID, channel).Scan(&code, &to); err != nil {
+		t.Fatalf("the outbox holds no %s code: %v", channel, err)
+	}
+	if len(code) != 6 || to != dest {
+		t.Fatalf("outbox holds code %q for %q; want six digits for %q", code, to, dest)
+	}
+	return code
 }

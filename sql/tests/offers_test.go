@@ -108,7 +108,7 @@ func TestLockValidation(t *testing.T) {
 	small := e.createOffer(t, seller, "sell", "nestcoins", 80, 10, 500, "2.00")
 	poorOffer := e.createOffer(t, poor, "sell", "nestcoins", 100, 10, 100, "2.00")
 	buyOffer := e.createOffer(t, seller, "buy", "crystals", 500, 10, 100, "1.00")
-	lock := `select public.lock_currency_in_escrow($1, $2, $3::numeric)`
+	lock := `select public.lock_currency_in_escrow($1, $2, $3::numeric, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))`
 
 	cases := []struct {
 		name    string
@@ -157,7 +157,7 @@ func TestLockValidation(t *testing.T) {
 		e.issue(t, taker, "crystals", 80)
 		var seller2, buyer2 string
 		err := As(t.Context(), e.api, taker.caller(), true, func(tx pgx.Tx) error {
-			return tx.QueryRow(t.Context(), `select seller_id::text, buyer_id::text from public.lock_currency_in_escrow($1, $2, 80)`,
+			return tx.QueryRow(t.Context(), `select seller_id::text, buyer_id::text from public.lock_currency_in_escrow($1, $2, 80, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))`,
 				buyOffer, taker.ID).Scan(&seller2, &buyer2)
 		})
 		if err != nil {

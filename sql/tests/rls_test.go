@@ -11,6 +11,8 @@ import (
 // write means RLS hid the row; "P0001" a business rule; "23xxx" a constraint.
 const (
 	denied = "42501"
+	// undefinedColumn: the relation has no such column at all.
+	undefinedColumn = "42703"
 	hidden = "0"
 	one    = "1"
 )
@@ -88,7 +90,7 @@ func setupRLSFixture(t *testing.T, e *env) rlsFixture {
 		returning id::text`, o.ID)
 	f.ids["offerInactive"] = id
 	e.mustSuper(t, `update public.p2p_offers set status = 'expired' where id = $1`, id)
-	e.value(t, b.caller(), &id, `select (public.lock_currency_in_escrow($1, $2, 50)).id::text`, f.ids["offerActive"], b.ID)
+	e.value(t, b.caller(), &id, `select (public.lock_currency_in_escrow($1, $2, 50, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))).id::text`, f.ids["offerActive"], b.ID)
 	f.ids["trade"] = id
 	e.value(t, o.caller(), &id, `insert into public.p2p_trade_messages (trade_id, sender_id, body) values ($1, $2, 'Karibu') returning id::text`,
 		f.ids["trade"], o.ID)
@@ -111,9 +113,23 @@ func rlsMatrix() []rlsCase {
 	all := func(v string) [5]string { return [5]string{v, v, v, v, v} }
 	serviceOnly := [5]string{denied, denied, denied, denied, one}
 	cases := []rlsCase{
-		// profiles: O owns an active offer, so other users see O as a trader.
-		{table: "profiles", op: "select", sql: `select 1 from profiles where id = {O}`, want: [5]string{hidden, one, one, one, one}},
+		// profiles (phone numbers) are the owner's and admins' only, even for
+		// an active trader like O; public_profiles below shows traders' names.
+		{table: "profiles", op: "select", sql: `select 1 from profiles where id = {O}`, want: [5]string{hidden, one, hidden, one, one}},
+		{table: "profiles", op: "select phone", sql: `select phone_number from profiles where id = {O}`, want: [5]string{hidden, one, hidden, one, one}},
 		{table: "profiles", op: "select non-trader", sql: `select 1 from profiles where id = {P}`, want: [5]string{hidden, hidden, hidden, one, one}},
+		// The public face of a person: traders (O has an active offer) and
+		// the caller's counterparties, signed-in only, no private column.
+		{table: "public_profiles", op: "select trader", sql: `select 1 from public_profiles where id = {O} and full_name = 'Matrix O'`,
+			want: [5]string{denied, one, one, one, one}},
+		{table: "public_profiles", op: "select counterparty", sql: `select 1 from public_profiles where id = {B}`,
+			want: [5]string{denied, one, hidden, one, one}},
+		{table: "public_profiles", op: "select non-trader", sql: `select 1 from public_profiles where id = {P}`,
+			want: [5]string{denied, hidden, hidden, one, one}},
+		{table: "public_profiles", op: "select phone", sql: `select phone_number from public_profiles`, want: all(undefinedColumn)},
+		{table: "public_profiles", op: "insert", sql: `insert into public_profiles (id, full_name) values ({N}, 'Sneaky')`, want: all(denied)},
+		{table: "public_profiles", op: "update", sql: `update public_profiles set full_name = 'Renamed' where id = {O}`, want: all(denied)},
+		{table: "public_profiles", op: "delete", sql: `delete from public_profiles where id = {O}`, want: all(denied)},
 		{table: "profiles", op: "insert", owner: "N", sql: `insert into profiles (id, full_name) values ({N}, 'New Person')`,
 			want: [5]string{denied, one, denied, denied, one}},
 		{table: "profiles", op: "update", sql: `update profiles set full_name = 'Renamed' where id = {O}`, want: [5]string{denied, one, hidden, one, one}},
@@ -193,7 +209,12 @@ func rlsMatrix() []rlsCase {
 		{table: "p2p_offers", op: "insert", sql: `insert into p2p_offers (user_id, action, currency, amount, rate_per_unit, min_limit, max_limit,
 			payment_methods, auto_cancel_duration, expires_at) values ({O}, 'sell', 'nestcoins', 100, 10, 50, 500, '{M-Pesa}', '1 day', now())`,
 			want: [5]string{denied, one, denied, denied, one}},
-		{table: "p2p_offers", op: "update", sql: `update p2p_offers set rate_per_unit = 2.5 where id = {offerActive}`, want: [5]string{denied, one, hidden, hidden, one}},
+		{table: "p2p_offers", op: "update", sql: `update p2p_offers set max_limit = 250 where id = {offerActive}`, want: [5]string{denied, one, hidden, hidden, one}},
+		// The fixture's trade is open on offerActive: its price is frozen.
+		{table: "p2p_offers", op: "update price under a trade", sql: `update p2p_offers set rate_per_unit = 2.5 where id = {offerActive}`,
+			want: [5]string{denied, "P0001", hidden, hidden, "P0001"}},
+		{table: "p2p_offers", op: "update price", sql: `update p2p_offers set rate_per_unit = 2.5 where id = {offerInactive}`,
+			want: [5]string{denied, one, hidden, hidden, one}},
 		{table: "p2p_offers", op: "update status", sql: `update p2p_offers set status = 'cancelled' where id = {offerActive}`, want: serviceOnly},
 		{table: "p2p_offers", op: "delete", sql: `delete from p2p_offers where id = {offerActive}`, want: [5]string{denied, one, hidden, one, one}},
 
@@ -219,22 +240,32 @@ func rlsMatrix() []rlsCase {
 	}
 
 	// The four listing tables share their rules.
-	listings := []struct{ table, key, owner, insert, content, protected string }{
-		{"properties", "prop", "user_id",
+	// contact is the listing's contact column, readable by signed-in users
+	// only ("" for lands, which have none).
+	listings := []struct{ table, key, owner, contact, insert, content, protected string }{
+		{"properties", "prop", "user_id", "contact",
 			`insert into properties (user_id, title, type, purpose, price, location) values ({O}, 'New', 'Bedsitter', 'Rent', 9000, 'Karen, Nairobi')`,
 			`title = 'Renamed'`, `payment_status = 'paid'`},
-		{"lands", "land", "userid",
+		{"lands", "land", "userid", "",
 			`insert into lands (userid, title, location, type, purpose, price) values ({O}, 'New plot', 'Ruaka, Kiambu', 'Residential', 'Sale', 2500000)`,
 			`title = 'Renamed'`, `paid_until = now() + interval '1 year'`},
-		{"products", "product", "user_id",
+		{"products", "product", "user_id", "contact",
 			`insert into products (user_id, name, price) values ({O}, 'Iron box', 2500)`,
 			`name = 'Renamed'`, `payment_status = 'paid'`},
-		{"service_providers", "service", "userid",
+		{"service_providers", "service", "userid", "phone",
 			`insert into service_providers (userid, name, category) values ({O}, 'New Movers', 'Moving')`,
 			`name = 'Renamed'`, `verified = true`},
 	}
 	for _, l := range listings {
 		inactive, active := "{"+l.key+"Inactive}", "{"+l.key+"Active}"
+		if l.contact != "" {
+			signedIn := [5]string{denied, one, one, one, one}
+			cases = append(cases,
+				rlsCase{table: l.table, op: "select contact", sql: fmt.Sprintf(`select %s from %s where id = %s`, l.contact, l.table, active), want: signedIn},
+				rlsCase{table: l.table, op: "select *", sql: fmt.Sprintf(`select * from %s where id = %s`, l.table, active), want: signedIn},
+				rlsCase{table: l.table, op: "select public columns", sql: fmt.Sprintf(`select id, %s, is_active from %s where id = %s`, l.owner, l.table, active),
+					want: all(one)})
+		}
 		cases = append(cases,
 			rlsCase{table: l.table, op: "select inactive", sql: fmt.Sprintf(`select 1 from %s where id = %s`, l.table, inactive),
 				want: [5]string{hidden, one, hidden, one, one}},
@@ -270,15 +301,18 @@ func TestRLSMatrix(t *testing.T) {
 
 	// Every public table of the app is in the matrix.
 	var tables []string
-	rows, err := e.super.Query(t.Context(), `select c.relname::text from pg_class c join pg_namespace n on n.oid = c.relnamespace
-		where n.nspname = 'public' and c.relkind = 'r' order by 1`)
+	views := map[string]bool{}
+	rows, err := e.super.Query(t.Context(), `select c.relname::text, c.relkind = 'v' from pg_class c join pg_namespace n on n.oid = c.relnamespace
+		where n.nspname = 'public' and c.relkind in ('r', 'v') order by 1`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for rows.Next() {
 		var name string
-		_ = rows.Scan(&name)
+		var view bool
+		_ = rows.Scan(&name, &view)
 		tables = append(tables, name)
+		views[name] = view
 	}
 	rows.Close()
 	covered := map[string]map[string]bool{}
@@ -293,6 +327,9 @@ func TestRLSMatrix(t *testing.T) {
 			if !covered[table][op] {
 				t.Errorf("table %s has no %s row in the RLS matrix", table, op)
 			}
+		}
+		if views[table] {
+			continue // a view decides its rows itself; its matrix rows check it
 		}
 		var rls bool
 		e.scalar(t, &rls, `select relrowsecurity from pg_class where oid = ('public.' || quote_ident($1))::regclass`, table)
@@ -317,6 +354,50 @@ func TestRLSMatrix(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Contact and identity columns (by name: phone, contact, email, address,
+// id_number, codes) are never readable by a visitor wherever a visitor can
+// see rows, and never through a view, which bypasses row level security:
+// only tables whose policies limit rows to their owner and admins hold them.
+func TestPrivateColumnsExposure(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rows, err := e.super.Query(t.Context(), `
+select c.relname::text, a.attname::text, c.relkind::text,
+       has_column_privilege('anon', c.oid, a.attnum, 'SELECT')
+         and (c.relkind = 'v' or exists (select 1 from pg_policies p
+                                          where p.schemaname = 'public' and p.tablename = c.relname
+                                            and p.cmd in ('SELECT', 'ALL') and p.roles && array['anon', 'public']::name[])),
+       has_column_privilege('authenticated', c.oid, a.attnum, 'SELECT')
+from pg_class c
+join pg_namespace n on n.oid = c.relnamespace
+join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+where n.nspname = 'public' and c.relkind in ('r', 'v', 'm')
+  and a.attname ~ '(phone|contact|email|address|id_number|_code$)'
+order by 1, 2`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var rel, col, kind string
+		var anon, authenticated bool
+		if err := rows.Scan(&rel, &col, &kind, &anon, &authenticated); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if anon {
+			t.Errorf("%s.%s is readable by anon", rel, col)
+		}
+		if kind != "r" && authenticated {
+			t.Errorf("view %s shows %s to every signed-in user", rel, col)
+		}
+	}
+	if n < 5 {
+		t.Errorf("only %d contact columns found; the name pattern no longer matches the schema", n)
 	}
 }
 

@@ -124,7 +124,7 @@ func TestTradeLifecycle(t *testing.T) {
 			e.issue(t, seller, "nestcoins", 500)
 			offerID := e.createOffer(t, seller, "sell", "nestcoins", 500, 10, 200, "1.95")
 			var tradeID string
-			e.value(t, buyer.caller(), &tradeID, `select (public.lock_currency_in_escrow($1, $2, 100)).id::text`, offerID, buyer.ID)
+			e.value(t, buyer.caller(), &tradeID, `select (public.lock_currency_in_escrow($1, $2, 100, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))).id::text`, offerID, buyer.ID)
 			who := map[string]Caller{"buyer": buyer.caller(), "seller": seller.caller(), "stranger": stranger.caller(), "admin": admin.caller()}
 			for i, s := range tc.steps {
 				r := e.run(who[s.who], s.call, tradeID)
@@ -154,7 +154,7 @@ func TestTradeLifecycle(t *testing.T) {
 		e.issue(t, seller, "nestcoins", 100)
 		offerID := e.createOffer(t, seller, "sell", "nestcoins", 100, 10, 100, "2.00")
 		var tradeID string
-		e.value(t, buyer.caller(), &tradeID, `select (public.lock_currency_in_escrow($1, $2, 60)).id::text`, offerID, buyer.ID)
+		e.value(t, buyer.caller(), &tradeID, `select (public.lock_currency_in_escrow($1, $2, 60, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))).id::text`, offerID, buyer.ID)
 		ok(t, e.run(buyer.caller(), callPay, tradeID))
 		ok(t, e.run(seller.caller(), callRelease, tradeID))
 		rows, err := e.super.Query(t.Context(), `select coalesce(from_status, '-') || '>' || to_status || ' by ' || coalesce(actor_id::text, '-')
@@ -203,12 +203,12 @@ func TestTradeLifecycle(t *testing.T) {
 		e.issue(t, seller, "crystals", 100)
 		offerID := e.createOffer(t, seller, "sell", "crystals", 50, 10, 50, "1.00")
 		var tradeID, status string
-		e.value(t, buyer.caller(), &tradeID, `select (public.lock_currency_in_escrow($1, $2, 50)).id::text`, offerID, buyer.ID)
+		e.value(t, buyer.caller(), &tradeID, `select (public.lock_currency_in_escrow($1, $2, 50, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))).id::text`, offerID, buyer.ID)
 		e.scalar(t, &status, `select status from public.p2p_offers where id = $1`, offerID)
 		if status != "filled" {
 			t.Errorf("offer %s after taking all of it", status)
 		}
-		fails(t, e.try(stranger.caller(), `select public.lock_currency_in_escrow($1, $2, 10)`, offerID, stranger.ID),
+		fails(t, e.try(stranger.caller(), `select public.lock_currency_in_escrow($1, $2, 10, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))`, offerID, stranger.ID),
 			"P0001", "This offer is no longer available")
 		ok(t, e.run(buyer.caller(), callCancel, tradeID))
 		e.scalar(t, &status, `select status from public.p2p_offers where id = $1`, offerID)
@@ -235,10 +235,10 @@ func TestExpirySweeps(t *testing.T) {
 	offerID := e.createOffer(t, seller, "sell", "nestcoins", 1000, 10, 300, "2.00")
 
 	var overdue, paid, late string
-	e.value(t, buyer.caller(), &overdue, `select (public.lock_currency_in_escrow($1, $2, 100)).id::text`, offerID, buyer.ID)
-	e.value(t, buyer.caller(), &paid, `select (public.lock_currency_in_escrow($1, $2, 200)).id::text`, offerID, buyer.ID)
+	e.value(t, buyer.caller(), &overdue, `select (public.lock_currency_in_escrow($1, $2, 100, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))).id::text`, offerID, buyer.ID)
+	e.value(t, buyer.caller(), &paid, `select (public.lock_currency_in_escrow($1, $2, 200, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))).id::text`, offerID, buyer.ID)
 	ok(t, e.run(buyer.caller(), callPay, paid))
-	e.value(t, buyer.caller(), &late, `select (public.lock_currency_in_escrow($1, $2, 50)).id::text`, offerID, buyer.ID)
+	e.value(t, buyer.caller(), &late, `select (public.lock_currency_in_escrow($1, $2, 50, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))).id::text`, offerID, buyer.ID)
 
 	var deadline time.Time
 	e.scalar(t, &deadline, `select payment_deadline from public.p2p_trades where id = $1`, overdue)
@@ -292,7 +292,7 @@ func TestExpirySweeps(t *testing.T) {
 	if n != 1 {
 		t.Errorf("offer sweep after expiry: %d, want 1", n)
 	}
-	fails(t, e.try(buyer.caller(), `select public.lock_currency_in_escrow($1, $2, 20)`, shortOffer, buyer.ID),
+	fails(t, e.try(buyer.caller(), `select public.lock_currency_in_escrow($1, $2, 20, (select o.rate_per_unit from public.p2p_offers o where o.id = $1))`, shortOffer, buyer.ID),
 		"P0001", "This offer is no longer available")
 
 	// Listings lapse at paid_until.

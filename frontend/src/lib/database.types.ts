@@ -1,7 +1,13 @@
 /**
  * Types of our Postgres schema (public), written by hand from
- * sql/migrations 0007-0012 in the shape `supabase gen types typescript`
- * produces. Keep it in step with the migrations.
+ * sql/migrations 0007-0012, 0017 and 0019-0020 in the shape
+ * `supabase gen types typescript` produces. The P2P tables and functions
+ * (0011, 0020) are not typed here yet: the app does not read them. Keep it in
+ * step with the migrations.
+ *
+ * Row types list every column; anon may not select properties.contact,
+ * products.contact or service_providers.phone (0019), so visitors' reads
+ * name their columns (lib/listing-columns.ts).
  */
 export type Json = string | number | boolean | null | { [key: string]: Json | undefined } | Json[]
 
@@ -510,7 +516,17 @@ export type Database = {
         Relationships: []
       }
     }
-    Views: { [_ in never]: never }
+    Views: {
+      public_profiles: {
+        Row: {
+          id: string
+          full_name: string | null
+          kyc_verified: boolean | null
+          created_at: string
+        }
+        Relationships: []
+      }
+    }
     Functions: {
       listing_fee_per_day: {
         Args: { p_kind: string; p_type: string; p_purpose?: string | null; p_price?: number | null }
@@ -524,7 +540,10 @@ export type Database = {
         Args: { p_kind: string; p_listing_id: string; p_days: number; p_idempotency_key?: string | null }
         Returns: Json
       }
+      /** Returns {channel, destination, expires_at}; the code itself is sent, never returned (0019). */
       request_verification_code: { Args: { p_channel: string }; Returns: Json }
+      normalize_phone_ke: { Args: { p_phone: string }; Returns: string }
+      escalate_unreleased_trades: { Args: { p_now?: string }; Returns: number }
       verify_contact_code: { Args: { p_channel: string; p_code: string }; Returns: boolean }
       get_dashboard_stats: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }

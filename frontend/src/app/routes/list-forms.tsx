@@ -7,7 +7,7 @@ import { RequireAuth } from '@/features/auth/components/require-auth'
 import { LandForm } from '@/features/lands/components/land-form'
 import { ProductForm } from '@/features/products/components/product-form'
 import { PropertyForm } from '@/features/properties/components/property-form'
-import { useService } from '@/features/services/api/get-service'
+import { useOwnService } from '@/features/services/api/get-own-service'
 import { ServiceForm } from '@/features/services/components/service-form'
 import { PublishListingPanel } from '@/features/wallet/components/publish-listing-panel'
 import { useAuth } from '@/lib/auth'
@@ -115,7 +115,8 @@ function EditService({ id }: { id: string }) {
   const { t } = useTranslation()
   const { user } = useAuth()
   const navigate = useNavigate()
-  const query = useService(id)
+  // The owner's full row: the public detail query leaves out the phone, which the form must keep.
+  const query = useOwnService(id, user?.id)
   useDocumentMeta(`${t('listForm.editServiceTitle')} | ${t('app.name')}`)
   if (query.isPending) return <DetailStatus status="loading" notFound="" failed="" />
   if (query.isError) return <DetailStatus status="error" notFound="" failed={t('services.loadFailed')} />

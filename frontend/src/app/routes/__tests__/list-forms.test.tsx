@@ -207,6 +207,10 @@ describe('/list-service and /edit-service', () => {
     const name = await screen.findByLabelText('Business name')
     expect(name).toHaveValue('Pwani Movers')
     expect(screen.getByLabelText('Services offered')).toHaveValue('House moving\nPacking')
+    // The form reads the owner's full row, phone included (visitors' reads leave it out).
+    expect(screen.getByLabelText('Contact phone')).toHaveValue('0712345678')
+    const read = fake.requestsOf('service_providers').find((request) => request.calls.some(([method]) => method === 'maybeSingle'))!
+    expect(read.calls).toEqual(expect.arrayContaining([['select', '*'], ['eq', 'id', service.id], ['eq', 'userid', userId]]))
     expect(screen.queryByText(/Listing fee/)).not.toBeInTheDocument()
     await user.clear(name)
     await user.type(name, 'Pwani Movers Ltd')
@@ -214,7 +218,7 @@ describe('/list-service and /edit-service', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe(`/service-provider/${service.id}`))
     const update = fake.requestsOf('service_providers').find((request) => request.calls[0][0] === 'update')!
-    expect(update.calls[0][1]).toMatchObject({ name: 'Pwani Movers Ltd', services: ['House moving', 'Packing'] })
+    expect(update.calls[0][1]).toMatchObject({ name: 'Pwani Movers Ltd', services: ['House moving', 'Packing'], phone: '0712345678' })
     expect(update.calls).toContainEqual(['eq', 'id', service.id])
     expect(within(visibleToasts()[0]).getByText('Service updated successfully')).toBeInTheDocument()
   })

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 
+import { productSelect } from '@/lib/listing-columns'
 import { supabase } from '@/lib/supabase'
 import { isUuid } from '@/lib/validation'
 
@@ -10,7 +11,7 @@ import { productKeys } from './keys'
 export async function getProduct(id: string, signal?: AbortSignal): Promise<Product | null> {
   // A malformed id (a mistyped link) is simply not found, without a failing request.
   if (!isUuid(id)) return null
-  let request = supabase.from('products').select('*').eq('id', id)
+  let request = supabase.from('products').select(productSelect).eq('id', id)
   if (signal) request = request.abortSignal(signal)
   const { data } = await request.maybeSingle().throwOnError()
   return data
@@ -27,7 +28,7 @@ export function useProduct(id: string) {
 export async function getSimilarProducts(product: Pick<Product, 'id' | 'category'>, signal?: AbortSignal): Promise<Product[]> {
   let request = supabase
     .from('products')
-    .select('*')
+    .select(productSelect)
     .eq('is_active', true)
     .eq('category', product.category)
     .neq('id', product.id)

@@ -1,16 +1,18 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Tables } from '@/lib/database.types'
+import { productSelect } from '@/lib/listing-columns'
 import { containsAny, containsPattern, pageRange, type Page } from '@/lib/pagination'
 import { supabase } from '@/lib/supabase'
 
 import { productKeys, type ProductFilters } from './keys'
 
-export type Product = Tables<'products'>
+/** A product as anyone may read it: every column but the seller's `contact` (see lib/listing-columns.ts). */
+export type Product = Omit<Tables<'products'>, 'contact'>
 
 /** One page of active products, newest first, by category, status (New/Used), location and name. */
 export async function getProducts(filters: ProductFilters, signal?: AbortSignal): Promise<Page<Product>> {
-  let request = supabase.from('products').select('*', { count: 'exact' }).eq('is_active', true)
+  let request = supabase.from('products').select(productSelect, { count: 'exact' }).eq('is_active', true)
   if (filters.category) request = request.eq('category', filters.category)
   if (filters.status) request = request.eq('status', filters.status)
   if (filters.location) request = request.ilike('location', containsPattern(filters.location))

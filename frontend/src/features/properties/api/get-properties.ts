@@ -1,12 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Tables } from '@/lib/database.types'
+import { propertySelect } from '@/lib/listing-columns'
 import { containsAny, containsPattern, pageRange, type Page } from '@/lib/pagination'
 import { supabase } from '@/lib/supabase'
 
 import { propertyKeys, type PropertyFilters } from './keys'
 
-export type Property = Tables<'properties'>
+/** A property as anyone may read it: every column but the owner's `contact` (see lib/listing-columns.ts). */
+export type Property = Omit<Tables<'properties'>, 'contact'>
 
 /** The property types behind the landing page's 'Commercial' tile. */
 export const commercialTypes = ['Office Space', 'Retail Space', 'Warehouse'] as const
@@ -17,7 +19,7 @@ export const commercialTypes = ['Office Space', 'Retail Space', 'Warehouse'] as 
  * description.
  */
 export async function getProperties(filters: PropertyFilters, signal?: AbortSignal): Promise<Page<Property>> {
-  let request = supabase.from('properties').select('*', { count: 'exact' }).eq('is_active', true)
+  let request = supabase.from('properties').select(propertySelect, { count: 'exact' }).eq('is_active', true)
   if (filters.type) request = request.eq('type', filters.type)
   if (!filters.type && filters.category === 'Commercial') request = request.in('type', [...commercialTypes])
   if (filters.purpose) request = request.eq('purpose', filters.purpose)

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 
+import { propertySelect } from '@/lib/listing-columns'
 import { supabase } from '@/lib/supabase'
 import { isUuid } from '@/lib/validation'
 
@@ -10,7 +11,7 @@ import { propertyKeys } from './keys'
 export async function getProperty(id: string, signal?: AbortSignal): Promise<Property | null> {
   // A malformed id (a mistyped link) is simply not found, without a failing request.
   if (!isUuid(id)) return null
-  let request = supabase.from('properties').select('*').eq('id', id)
+  let request = supabase.from('properties').select(propertySelect).eq('id', id)
   if (signal) request = request.abortSignal(signal)
   const { data } = await request.maybeSingle().throwOnError()
   return data
@@ -27,7 +28,7 @@ export function useProperty(id: string) {
 export async function getSimilarProperties(property: Pick<Property, 'id' | 'type' | 'purpose'>, signal?: AbortSignal): Promise<Property[]> {
   let request = supabase
     .from('properties')
-    .select('*')
+    .select(propertySelect)
     .eq('is_active', true)
     .eq('type', property.type)
     .eq('purpose', property.purpose)

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 
+import { serviceProviderSelect } from '@/lib/listing-columns'
 import { supabase } from '@/lib/supabase'
 import { isUuid } from '@/lib/validation'
 
@@ -10,7 +11,7 @@ import { serviceKeys } from './keys'
 export async function getService(id: string, signal?: AbortSignal): Promise<ServiceProvider | null> {
   // A malformed id (a mistyped link) is simply not found, without a failing request.
   if (!isUuid(id)) return null
-  let request = supabase.from('service_providers').select('*').eq('id', id)
+  let request = supabase.from('service_providers').select(serviceProviderSelect).eq('id', id)
   if (signal) request = request.abortSignal(signal)
   const { data } = await request.maybeSingle().throwOnError()
   return data
@@ -30,7 +31,7 @@ export async function getSimilarServices(
 ): Promise<ServiceProvider[]> {
   let request = supabase
     .from('service_providers')
-    .select('*')
+    .select(serviceProviderSelect)
     .eq('is_active', true)
     .eq('category', provider.category)
     .neq('id', provider.id)

@@ -1,12 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Json, Tables } from '@/lib/database.types'
+import { serviceProviderSelect } from '@/lib/listing-columns'
 import { pageRange, type Page } from '@/lib/pagination'
 import { supabase } from '@/lib/supabase'
 
 import { serviceKeys, type ServiceFilters } from './keys'
 
-export type ServiceProvider = Tables<'service_providers'>
+/** A service provider as anyone may read it: every column but the `phone` (see lib/listing-columns.ts). */
+export type ServiceProvider = Omit<Tables<'service_providers'>, 'phone'>
 export type PricingEntry = { title: string; price: number; duration?: string }
 
 /** How many providers a search scans at most (the search runs on the client, spec §7). */
@@ -30,7 +32,7 @@ export function matchesServiceSearch(provider: Pick<ServiceProvider, 'name' | 'l
  */
 export async function getServices(filters: ServiceFilters, signal?: AbortSignal): Promise<Page<ServiceProvider>> {
   const search = filters.search?.trim()
-  let request = supabase.from('service_providers').select('*', { count: search ? undefined : 'exact' }).eq('is_active', true)
+  let request = supabase.from('service_providers').select(serviceProviderSelect, { count: search ? undefined : 'exact' }).eq('is_active', true)
   if (filters.category) request = request.eq('category', filters.category)
   request = request.order('created_at', { ascending: false })
   const [from, to] = pageRange(filters.page)

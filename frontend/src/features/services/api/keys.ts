@@ -12,4 +12,6 @@ export const serviceKeys = {
   details: () => [...serviceKeys.all, 'detail'] as const,
   detail: (id: string) => [...serviceKeys.details(), id] as const,
   similar: (id: string) => [...serviceKeys.all, 'similar', id] as const,
+  /** The owner's full row (phone included) for the edit form; apart from `detail`, which holds the public columns. */
+  own: (id: string, userId: string) => [...serviceKeys.all, 'own', id, userId] as const,
 }

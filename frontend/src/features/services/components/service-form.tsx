@@ -9,6 +9,7 @@ import { serviceCategories } from '@/config/listings'
 import { toast } from '@/hooks/use-toast'
 import { useTranslation } from '@/lib/i18n/i18n'
 
+import type { OwnService } from '../api/get-own-service'
 import { parsePricing, type ServiceProvider } from '../api/get-services'
 import {
   MAX_PRICING_ENTRIES,
@@ -18,7 +19,7 @@ import {
   type SaveServiceValues,
 } from '../api/save-service'
 
-function defaultsOf(service?: ServiceProvider): SaveServiceInput {
+function defaultsOf(service?: OwnService): SaveServiceInput {
   return {
     name: service?.name ?? '',
     category: (service?.category as SaveServiceInput['category']) ?? 'Moving',
@@ -32,8 +33,8 @@ function defaultsOf(service?: ServiceProvider): SaveServiceInput {
 }
 
 type ServiceFormProps = {
-  /** The service being edited; a new one is created without it. */
-  service?: ServiceProvider
+  /** The service being edited, with its phone (useOwnService); a new one is created without it. */
+  service?: OwnService
   onSaved(service: ServiceProvider): void
 }
 

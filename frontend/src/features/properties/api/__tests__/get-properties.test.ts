@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
+import { propertySelect } from '@/lib/listing-columns'
 import { fake } from '@/testing/supabase-mock'
 
 vi.mock('@/lib/supabase', () => import('@/testing/supabase-mock'))
@@ -17,7 +18,7 @@ describe('getProperties', () => {
     const page = await getProperties({ page: 2 })
     expect(page).toEqual({ items: [{ id: 'p1' }], count: 30 })
     const [request] = fake.requestsOf('properties')
-    expect(request.calls).toContainEqual(['select', '*', { count: 'exact' }])
+    expect(request.calls).toContainEqual(['select', propertySelect, { count: 'exact' }])
     expect(request.calls).toContainEqual(['eq', 'is_active', true])
     expect(request.calls).toContainEqual(['order', 'created_at', { ascending: false }])
     expect(request.calls).toContainEqual(['range', 12, 23])

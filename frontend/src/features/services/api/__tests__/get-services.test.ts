@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 
+import { serviceProviderSelect } from '@/lib/listing-columns'
 import { fake } from '@/testing/supabase-mock'
 
 vi.mock('@/lib/supabase', () => import('@/testing/supabase-mock'))
@@ -17,7 +18,7 @@ describe('getServices', () => {
     fake.respondWith(() => ({ data: [], count: 40 }))
     await expect(getServices(filters)).resolves.toEqual({ items: [], count: 40 })
     const request = fake.requestsOf('service_providers').at(-1)!
-    expect(request.calls).toContainEqual(['select', '*', { count: 'exact' }])
+    expect(request.calls).toContainEqual(['select', serviceProviderSelect, { count: 'exact' }])
     expect(request.calls).toContainEqual(['eq', 'is_active', true])
     expect(request.calls).toContainEqual(['eq', 'category', 'Drone'])
     expect(request.calls).toContainEqual(['range', 24, 35])

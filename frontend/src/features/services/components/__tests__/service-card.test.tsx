@@ -21,7 +21,6 @@ const provider: ServiceProvider = {
   reviews: [],
   rating: null,
   verified: true,
-  phone: '0712345678',
   profileimage: 'providers/haraka.jpg',
   is_active: true,
   payment_status: 'paid',
