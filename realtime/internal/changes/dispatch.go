@@ -20,9 +20,12 @@ const (
 // been missed (the listener reconnected or fell behind).
 const GapMessage = "Realtime lost changes from PostgreSQL (the change listener reconnected or fell behind); reload to catch up"
 
-// RowReader is what the Dispatcher needs from a Reader.
+// RowReader is what the Dispatcher needs from a Reader: ReadRows for
+// INSERT and UPDATE, ReadOld for DELETE, Columns for changes that carry an
+// error instead of a row.
 type RowReader interface {
 	ReadRows(ctx context.Context, c *Change, claims []*auth.Claims) ([]Row, error)
+	ReadOld(ctx context.Context, c *Change, claims []*auth.Claims) ([]Row, error)
 	Columns(ctx context.Context, schema, table, role string) ([]Column, error)
 }
 
@@ -47,8 +50,14 @@ type group struct {
 
 // Dispatch delivers c to every subscriber whose bindings match it and whose
 // role may see it. INSERT and UPDATE are delivered only if the row, re-read
-// under the subscriber's role and claims, is visible; DELETE is not
-// RLS-checked (as in Supabase), but filters apply to the old record.
+// under the subscriber's role and claims, is visible. DELETE is delivered
+// only if the subscriber could have read the deleted row: on a table under
+// row security for its role, its SELECT policies must pass on the old
+// record under its role and claims (stricter than Supabase, which sends
+// every DELETE to every subscriber). Unless the table has REPLICA IDENTITY
+// FULL the old record is just the primary key, so policies reading other
+// columns see NULL there and normally refuse the row. Filters apply to the
+// old record.
 func (d *Dispatcher) Dispatch(ctx context.Context, c *Change) {
 	var groups []*group
 	byKey := map[string]*group{}
@@ -91,7 +100,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, c *Change) {
 	case len(c.PK) == 0:
 		errs = []string{ErrTextNoPrimaryKey}
 	}
-	if c.Type == Delete || errs != nil {
+	if errs != nil {
 		for i, g := range groups {
 			cols, err := d.Reader.Columns(ctx, c.Schema, c.Table, g.claims.Role)
 			if err != nil {
@@ -106,9 +115,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, c *Change) {
 			claims[i] = g.claims
 		}
 		var err error
-		rows, err = d.Reader.ReadRows(ctx, c, claims)
+		if c.Type == Delete {
+			rows, err = d.Reader.ReadOld(ctx, c, claims)
+		} else {
+			rows, err = d.Reader.ReadRows(ctx, c, claims)
+		}
 		if err != nil {
-			d.Log.Warn("re-read changed row", "schema", c.Schema, "table", c.Table, "error", err.Error())
+			d.Log.Warn("re-read changed row", "schema", c.Schema, "table", c.Table, "type", c.Type, "error", err.Error())
 			return
 		}
 	}
@@ -121,8 +134,11 @@ func (d *Dispatcher) Dispatch(ctx context.Context, c *Change) {
 		case errs != nil:
 			data.Record = map[string]json.RawMessage{}
 		case c.Type == Delete:
-			data.OldRecord = visible(c.Old, row.Columns)
-			match = data.OldRecord
+			if row.Record == nil {
+				continue // this role and claims could not have read the row
+			}
+			data.OldRecord = row.Record
+			match = row.Record
 		default:
 			if row.Record == nil {
 				continue // not visible to this role and claims
