@@ -1,6 +1,8 @@
 // Command authsvc serves the Supabase Auth (GoTrue)-compatible API
-// (/auth/v1/* behind the gateway). It is configured from the environment
-// (see internal/config) and stops gracefully on SIGINT or SIGTERM.
+// (/auth/v1/* behind the gateway) and sends the contact-verification codes
+// queued in app_private.verification_outbox (internal/outbox). It is
+// configured from the environment (see internal/config) and stops
+// gracefully on SIGINT or SIGTERM.
 package main
 
 import (
@@ -9,11 +11,13 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/kejanest/kejanest/authsvc/internal/api"
 	"github.com/kejanest/kejanest/authsvc/internal/config"
 	"github.com/kejanest/kejanest/authsvc/internal/mailer"
 	"github.com/kejanest/kejanest/authsvc/internal/oidc"
+	"github.com/kejanest/kejanest/authsvc/internal/outbox"
 	"github.com/kejanest/kejanest/authsvc/internal/sms"
 	"github.com/kejanest/kejanest/authsvc/internal/store"
 	"github.com/kejanest/kejanest/authsvc/internal/tokens"
@@ -71,7 +75,17 @@ func run() int {
 		google = oidc.New(oidc.Config{Issuer: au.Google.Issuer, ClientID: au.Google.ClientID, ClientSecret: au.Google.Secret, RedirectURI: redirect})
 	}
 
-	app := api.New(api.Deps{Config: cfg, Log: log, Store: store.New(pool), Signer: signer, Mailer: mail, SMS: text, Google: google})
+	st := store.New(pool)
+	// The outbox relay stops with the server (and before the pool closes),
+	// finishing the send in flight.
+	relayCtx, stopRelay := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { stopRelay(); wg.Wait() }()
+	relay := &outbox.Relay{Store: st, Mail: mail, SMS: text, Log: log,
+		PollInterval: au.VerificationOutbox.PollInterval, MaxAttempts: au.VerificationOutbox.MaxAttempts}
+	wg.Go(func() { _ = relay.Run(relayCtx) })
+
+	app := api.New(api.Deps{Config: cfg, Log: log, Store: st, Signer: signer, Mailer: mail, SMS: text, Google: google})
 	if err := fiberserve.Serve(ctx, app, cfg.Addr(), log); err != nil {
 		log.Error("serve", "error", err.Error())
 		return 1

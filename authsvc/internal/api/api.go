@@ -69,12 +69,15 @@ type API struct {
 type limiters struct {
 	token, verify, otp, mfa, anonymous *ratelimit.Limiter
 	email, sms                         *ratelimit.Limiter
-	// passwordSignIn is keyed by the email or phone signing in
-	// (GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN): the per-IP limit alone lets a
-	// guesser with many addresses try one password after another.
+	// passwordSignIn counts failed password sign-ins per email or phone
+	// and source address (GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN) and per
+	// email or phone from all sources
+	// (GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN_ACCOUNT): the per-IP limit alone
+	// lets a guesser with many addresses try one password after another,
+	// and a per-account limit on attempts lets anyone lock the owner out.
 	// Addresses without an account count too, so the answer reveals
 	// nothing about them.
-	passwordSignIn *ratelimit.Limiter
+	passwordSignIn *ratelimit.Failures
 }
 
 // New returns authsvc's app with every route registered.
@@ -115,7 +118,7 @@ func newAPI(d Deps) *API {
 		token: ratelimit.New(rl.TokenRefresh, a.now), verify: ratelimit.New(rl.Verify, a.now),
 		otp: ratelimit.New(rl.OTP, a.now), mfa: ratelimit.New(rl.MFA, a.now), anonymous: ratelimit.New(rl.AnonymousUsers, a.now),
 		email: ratelimit.New(rl.EmailSent, a.now), sms: ratelimit.New(rl.SMSSent, a.now),
-		passwordSignIn: ratelimit.New(rl.PasswordSignIn, a.now),
+		passwordSignIn: ratelimit.NewFailures(rl.PasswordSignIn, rl.PasswordSignInAccount, a.now),
 	}
 	return a
 }
@@ -190,9 +193,14 @@ func (a *API) limit(l *ratelimit.Limiter) fiber.Handler {
 // over_request_rate_limit once key is over it.
 func allow(l *ratelimit.Limiter, key string) error {
 	if !l.Allow(key) {
-		return apierr.TooManyRequests(apierr.CodeOverRequestRateLimit, "Request rate limit reached")
+		return errRateLimited()
 	}
 	return nil
+}
+
+// errRateLimited is GoTrue's answer to a caller over a request limit.
+func errRateLimited() error {
+	return apierr.TooManyRequests(apierr.CodeOverRequestRateLimit, "Request rate limit reached")
 }
 
 // clientIP is the caller's address: X-Real-IP as the gateway sets it (the

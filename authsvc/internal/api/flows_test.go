@@ -402,55 +402,114 @@ func TestRateLimits(t *testing.T) {
 	wantErr(t, e.do("POST", "/resend", "", map[string]any{"type": "signup", "email": "y@example.com"}), 429, "over_email_send_rate_limit")
 }
 
-// TestPasswordSignInLimitPerAddress: a guesser who spreads password
-// attempts at one account over many IPs still meets a limit, the
-// account's; other accounts keep signing in.
-func TestPasswordSignInLimitPerAddress(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "3/5m"})
-	e.signUpConfirmed("victim@example.com", "password1")
-	e.signUpConfirmed("bystander@example.com", "password1")
-	wantOK(t, e.do("POST", "/admin/users", e.serviceKey(), map[string]any{"phone": "+254700000042", "password": "password1", "phone_confirm": true}))
-	// signUpConfirmed spent one of each email's attempts; start afresh.
-	e.clock.Add(5 * time.Minute)
+// signInStep is one or more identical password sign-ins in a lockout
+// scenario, from the source address ip (the gateway's X-Real-IP).
+type signInStep struct {
+	name  string
+	wait  time.Duration // clock advance before it
+	ip    string
+	body  map[string]any
+	times int // repetitions; 0 means 1
+	// status and code every repetition must get; code "" for 200.
+	status int
+	code   string
+}
 
+// TestPasswordSignInLockout: failed password sign-ins are counted per
+// account and source address, with a cap per account over all sources, so
+// neither one guesser nor many can lock the owner out, and a guesser meets
+// a limit however many addresses it spreads over.
+func TestPasswordSignInLockout(t *testing.T) {
+	t.Parallel()
 	victim := func(pw string) map[string]any { return map[string]any{"email": "victim@example.com", "password": pw} }
 	phone := func(number, pw string) map[string]any { return map[string]any{"phone": number, "password": pw} }
-	steps := []struct {
-		name   string
-		ip     string
-		body   map[string]any
-		status int
-		code   string // "" for 200
-		wait   time.Duration
+	const right = "password1"
+	tests := []struct {
+		name  string
+		env   map[string]string
+		steps []signInStep
 	}{
-		{name: "guess 1", ip: "198.51.100.1", body: victim("guess-one"), status: 400, code: "invalid_credentials"},
-		{name: "guess 2", ip: "198.51.100.2", body: victim("guess-two"), status: 400, code: "invalid_credentials"},
-		// The address is matched case-insensitively, and so is it counted.
-		{name: "guess 3, other case", ip: "198.51.100.3", body: map[string]any{"email": "Victim@Example.COM", "password": "guess-three"}, status: 400, code: "invalid_credentials"},
-		{name: "guess 4 refused", ip: "198.51.100.4", body: victim("guess-four"), status: 429, code: "over_request_rate_limit"},
-		{name: "the right password too", ip: "198.51.100.5", body: victim("password1"), status: 429, code: "over_request_rate_limit"},
-		{name: "another account", ip: "198.51.100.5", body: map[string]any{"email": "bystander@example.com", "password": "password1"}, status: 200},
-		{name: "phone guess 1", ip: "198.51.100.6", body: phone("+254700000042", "guess-one"), status: 400, code: "invalid_credentials"},
-		{name: "phone guess 2, other spelling", ip: "198.51.100.7", body: phone("254 700 000 042", "guess-two"), status: 400, code: "invalid_credentials"},
-		{name: "phone guess 3", ip: "198.51.100.8", body: phone("+254700000042", "guess-three"), status: 400, code: "invalid_credentials"},
-		{name: "phone guess 4 refused", ip: "198.51.100.9", body: phone("+254700000042", "guess-four"), status: 429, code: "over_request_rate_limit"},
-		// 3 per 5 minutes refills one attempt every 100 s.
-		{name: "the owner, later", ip: "198.51.100.10", body: victim("password1"), status: 200, wait: 100 * time.Second},
-		{name: "and no more", ip: "198.51.100.11", body: victim("password1"), status: 429, code: "over_request_rate_limit"},
+		{
+			// Issue 12: 30 wrong passwords used to lock the account for
+			// everyone. The default limits.
+			name: "one guesser cannot lock the owner out",
+			steps: []signInStep{
+				{name: "guesses", ip: "198.51.100.1", body: victim("guess"), times: 30, status: 400, code: "invalid_credentials"},
+				{name: "the guesser's address is limited", ip: "198.51.100.1", body: victim("guess"), times: 5, status: 429, code: "over_request_rate_limit"},
+				{name: "there, even with the right password", ip: "198.51.100.1", body: victim(right), status: 429, code: "over_request_rate_limit"},
+				{name: "the owner from elsewhere", ip: "203.0.113.9", body: victim(right), status: 200},
+				{name: "the owner's address keeps its own budget", ip: "203.0.113.9", body: victim("typo"), times: 2, status: 400, code: "invalid_credentials"},
+				{name: "and signs in after typos", ip: "203.0.113.9", body: victim(right), status: 200},
+				{name: "another account from the guesser's address", ip: "198.51.100.1", body: map[string]any{"email": "bystander@example.com", "password": right}, status: 200},
+				{name: "the guesser, 5 minutes later", wait: 5 * time.Minute, ip: "198.51.100.1", body: victim("guess"), status: 400, code: "invalid_credentials"},
+			},
+		},
+		{
+			name: "many guessers spend the account's cap; the owner still signs in",
+			env:  map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "5/5m", "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN_ACCOUNT": "10/1h"},
+			steps: []signInStep{
+				{name: "guesser 1", ip: "198.51.100.1", body: victim("guess"), times: 5, status: 400, code: "invalid_credentials"},
+				{name: "guesser 2, the cap is spent", ip: "198.51.100.2", body: victim("guess"), times: 5, status: 400, code: "invalid_credentials"},
+				{name: "guesser 1, its own budget back", wait: 5 * time.Minute, ip: "198.51.100.1", body: victim("guess"), status: 429, code: "over_request_rate_limit"},
+				{name: "a fresh guesser gets 3 tries, not 5", ip: "198.51.100.3", body: victim("guess"), times: 3, status: 400, code: "invalid_credentials"},
+				{name: "then no more", ip: "198.51.100.3", body: victim("guess"), status: 429, code: "over_request_rate_limit"},
+				{name: "an IPv6 guesser gets 3 tries", ip: "2001:db8:0:1::1", body: victim("guess"), times: 3, status: 400, code: "invalid_credentials"},
+				{name: "for its whole /64", ip: "2001:db8:0:1::2", body: victim("guess"), status: 429, code: "over_request_rate_limit"},
+				{name: "the owner, who has not been guessing", ip: "203.0.113.9", body: victim(right), status: 200},
+				{name: "the owner elsewhere mistypes", ip: "203.0.113.10", body: victim("typo"), times: 2, status: 400, code: "invalid_credentials"},
+				{name: "and still signs in", ip: "203.0.113.10", body: victim(right), status: 200},
+				{name: "other accounts are untouched", ip: "198.51.100.1", body: map[string]any{"email": "bystander@example.com", "password": right}, status: 200},
+			},
+		},
+		{
+			name: "a correct sign-in resets the source's count",
+			env:  map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "3/5m"},
+			steps: []signInStep{
+				{name: "typos", ip: "203.0.113.9", body: victim("typo"), times: 2, status: 400, code: "invalid_credentials"},
+				{name: "sign-in", ip: "203.0.113.9", body: victim(right), status: 200},
+				{name: "typos again, a full budget", ip: "203.0.113.9", body: victim("typo"), times: 3, status: 400, code: "invalid_credentials"},
+				{name: "then limited", ip: "203.0.113.9", body: victim("typo"), status: 429, code: "over_request_rate_limit"},
+			},
+		},
+		{
+			name: "an address is counted however it is spelled, with or without an account",
+			env:  map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "3/5m"},
+			steps: []signInStep{
+				{name: "guess 1", ip: "198.51.100.1", body: victim("guess-one"), times: 2, status: 400, code: "invalid_credentials"},
+				{name: "guess 3, other case", ip: "198.51.100.1", body: map[string]any{"email": " Victim@Example.COM", "password": "guess-three"}, status: 400, code: "invalid_credentials"},
+				{name: "guess 4 refused", ip: "198.51.100.1", body: victim("guess-four"), status: 429, code: "over_request_rate_limit"},
+				{name: "phone guesses", ip: "198.51.100.1", body: phone("+254700000042", "guess"), times: 2, status: 400, code: "invalid_credentials"},
+				{name: "phone guess, other spelling", ip: "198.51.100.1", body: phone("254 700 000 042", "guess"), status: 400, code: "invalid_credentials"},
+				{name: "phone guess refused", ip: "198.51.100.1", body: phone("+254700000042", "guess"), status: 429, code: "over_request_rate_limit"},
+				{name: "no such account", ip: "198.51.100.1", body: map[string]any{"email": "nobody@example.com", "password": "guess"}, times: 3, status: 400, code: "invalid_credentials"},
+				{name: "no such account, refused alike", ip: "198.51.100.1", body: map[string]any{"email": "nobody@example.com", "password": "guess"}, status: 429, code: "over_request_rate_limit"},
+				{name: "the phone's owner from elsewhere", ip: "203.0.113.9", body: phone("+254700000042", right), status: 200},
+			},
+		},
 	}
-	for _, st := range steps {
-		e.clock.Add(st.wait)
-		r := e.doH("POST", "/token?grant_type=password", "", st.body, map[string]string{"X-Forwarded-For": st.ip})
-		if st.code == "" {
-			if r.status != st.status {
-				t.Errorf("%s: %d %s, want %d", st.name, r.status, r.raw, st.status)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, tt.env)
+			e.signUpConfirmed("victim@example.com", right)
+			e.signUpConfirmed("bystander@example.com", right)
+			wantOK(t, e.do("POST", "/admin/users", e.serviceKey(), map[string]any{"phone": "+254700000042", "password": right, "phone_confirm": true}))
+			// Out of every window, so that the scenario starts afresh even
+			// where successes count (they did before issue 12).
+			e.clock.Add(2 * time.Hour)
+			for _, st := range tt.steps {
+				e.clock.Add(st.wait)
+				for n := range max(st.times, 1) {
+					r := e.doH("POST", "/token?grant_type=password", "", st.body, map[string]string{"X-Real-IP": st.ip})
+					if r.status != st.status || (st.code != "" && r.code() != st.code) {
+						t.Fatalf("%s (%d of %d): %d %s, want %d %s", st.name, n+1, max(st.times, 1), r.status, r.raw, st.status, st.code)
+					}
+					if st.code != "" && r.header.Get("x-sb-error-code") != st.code {
+						t.Errorf("%s: x-sb-error-code = %q", st.name, r.header.Get("x-sb-error-code"))
+					}
+				}
 			}
-			continue
-		}
-		if r.status != st.status || r.code() != st.code {
-			t.Errorf("%s: %d %s, want %d %s", st.name, r.status, r.raw, st.status, st.code)
-		}
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kejanest/kejanest/authsvc/internal/apierr"
 	"github.com/kejanest/kejanest/authsvc/internal/crypto"
+	"github.com/kejanest/kejanest/authsvc/internal/ratelimit"
 	"github.com/kejanest/kejanest/authsvc/internal/store"
 	"github.com/kejanest/kejanest/authsvc/internal/tokens"
 )
@@ -46,35 +47,41 @@ var errInvalidCredentials = apierr.BadRequest(apierr.CodeInvalidCredentials, "In
 
 func (a *API) passwordGrant(c fiber.Ctx, p tokenParams) error {
 	ctx := c.Context()
-	var (
-		u   *store.User
-		err error
-	)
+	var account, phone string
 	switch {
 	case p.Email != "":
 		if !a.cfg.Auth.EmailEnabled {
 			return apierr.BadRequest(apierr.CodeEmailProviderDisabled, "Email logins are disabled")
 		}
 		// Keyed as the lookup matches (case-insensitively), so that
-		// changing the case does not open a fresh bucket.
-		if err := allow(a.limits.passwordSignIn, "email:"+strings.ToLower(strings.TrimSpace(p.Email))); err != nil {
-			return err
-		}
-		u, err = a.store.UserByEmail(ctx, p.Email)
+		// changing the case does not open a fresh budget.
+		account = "email:" + strings.ToLower(strings.TrimSpace(p.Email))
 	case p.Phone != "":
 		if !a.cfg.Auth.PhoneEnabled {
 			return apierr.BadRequest(apierr.CodePhoneProviderDisabled, "Phone logins are disabled")
 		}
-		phone, perr := validatePhone(p.Phone)
-		if perr != nil {
-			return perr
-		}
-		if err := allow(a.limits.passwordSignIn, "phone:"+phone); err != nil {
+		var err error
+		if phone, err = validatePhone(p.Phone); err != nil {
 			return err
 		}
-		u, err = a.store.UserByPhone(ctx, phone)
+		account = "phone:" + phone
 	default:
 		return apierr.BadRequest(apierr.CodeValidationFailed, "missing email or phone")
+	}
+	// Counted as a failure unless the password turns out right; decided
+	// before the lookup, so unknown addresses answer alike.
+	attempt, ok := a.limits.passwordSignIn.Begin(account, ratelimit.Source(clientIP(c)))
+	if !ok {
+		return errRateLimited()
+	}
+	var (
+		u   *store.User
+		err error
+	)
+	if p.Email != "" {
+		u, err = a.store.UserByEmail(ctx, p.Email)
+	} else {
+		u, err = a.store.UserByPhone(ctx, phone)
 	}
 	if errors.Is(err, store.ErrNotFound) {
 		crypto.CheckPassword("", p.Password) // same time as a real check
@@ -88,6 +95,7 @@ func (a *API) passwordGrant(c fiber.Ctx, p tokenParams) error {
 	if !crypto.CheckPassword(u.EncryptedPassword, p.Password) {
 		return errInvalidCredentials
 	}
+	attempt.Succeeded()
 	if p.Email != "" && u.EmailConfirmedAt == nil && !a.cfg.Auth.MailerAutoconfirm {
 		return apierr.BadRequest(apierr.CodeEmailNotConfirmed, "Email not confirmed")
 	}

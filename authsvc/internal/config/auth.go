@@ -58,11 +58,34 @@ type RateLimits struct {
 	MFA Rate
 	// AnonymousUsers limits anonymous sign-ins per IP (GOTRUE_RATE_LIMIT_ANONYMOUS_USERS, default 30/1h).
 	AnonymousUsers Rate
-	// PasswordSignIn limits POST /token?grant_type=password per email or
-	// phone, whatever the IP (GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN, default
-	// 30/5m). KejaNest's own: GoTrue limits that grant per IP only, so
-	// many addresses can take turns guessing one account's password.
+	// PasswordSignIn limits FAILED password sign-ins (POST
+	// /token?grant_type=password) at one email or phone from one source
+	// address (GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN, default 30/5m); a
+	// successful sign-in from that source resets its count. KejaNest's
+	// own, like PasswordSignInAccount: GoTrue limits that grant per IP
+	// only.
 	PasswordSignIn Rate
+	// PasswordSignInAccount caps failed password sign-ins at one email or
+	// phone from all sources together
+	// (GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN_ACCOUNT, default 100/1h). Once
+	// it is spent, a source that has failed at that account recently is
+	// refused until the cap refills, while one that has not may still try
+	// (see ratelimit.Failures), so many addresses taking turns cannot guess
+	// without bound and cannot lock the owner out either.
+	PasswordSignInAccount Rate
+}
+
+// VerificationOutbox drives the sender of contact-verification codes
+// (app_private.verification_outbox, see package outbox).
+type VerificationOutbox struct {
+	// PollInterval is how often due rows are looked for besides the
+	// notifications (GOTRUE_VERIFICATION_OUTBOX_POLL_INTERVAL, default 5s):
+	// a retry, which nobody notifies, goes out at most this long after it
+	// falls due.
+	PollInterval time.Duration
+	// MaxAttempts is how many sends of one code are tried before it is
+	// dropped (GOTRUE_VERIFICATION_OUTBOX_MAX_ATTEMPTS, default 5).
+	MaxAttempts int
 }
 
 // SMTP is the outgoing mail server (GOTRUE_SMTP_*). An empty Host means mail
@@ -155,6 +178,9 @@ type Auth struct {
 	SMS           SMS
 	MFA           MFA
 	Google        OAuthProvider
+	// VerificationOutbox sends the codes public.request_verification_code
+	// queues.
+	VerificationOutbox VerificationOutbox
 }
 
 func loadAuth(r *envconf.Reader) (Auth, error) {
@@ -190,14 +216,15 @@ func loadAuth(r *envconf.Reader) (Auth, error) {
 		JWTAud:                      r.String("authenticated", "GOTRUE_JWT_AUD"),
 		JWTAdminRoles:               r.List([]string{"service_role", "supabase_admin"}, "GOTRUE_JWT_ADMIN_ROLES"),
 		RateLimits: RateLimits{
-			EmailSent:      rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_EMAIL_SENT"),
-			SMSSent:        rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_SMS_SENT"),
-			TokenRefresh:   rate("150/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_TOKEN_REFRESH"),
-			Verify:         rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_VERIFY"),
-			OTP:            rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_OTP"),
-			MFA:            rate("15/1m", time.Minute, "GOTRUE_RATE_LIMIT_MFA"),
-			AnonymousUsers: rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS"),
-			PasswordSignIn: rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN"),
+			EmailSent:             rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_EMAIL_SENT"),
+			SMSSent:               rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_SMS_SENT"),
+			TokenRefresh:          rate("150/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_TOKEN_REFRESH"),
+			Verify:                rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_VERIFY"),
+			OTP:                   rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_OTP"),
+			MFA:                   rate("15/1m", time.Minute, "GOTRUE_RATE_LIMIT_MFA"),
+			AnonymousUsers:        rate("30/1h", time.Hour, "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS"),
+			PasswordSignIn:        rate("30/5m", 5*time.Minute, "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN"),
+			PasswordSignInAccount: rate("100/1h", time.Hour, "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN_ACCOUNT"),
 		},
 		SMTP: SMTP{
 			Host:         r.String("", "GOTRUE_SMTP_HOST"),
@@ -241,6 +268,10 @@ func loadAuth(r *envconf.Reader) (Auth, error) {
 			RedirectURI: r.String("", "GOTRUE_EXTERNAL_GOOGLE_REDIRECT_URI"),
 			Issuer:      r.String("https://accounts.google.com", "GOTRUE_EXTERNAL_GOOGLE_ISSUER"),
 		},
+		VerificationOutbox: VerificationOutbox{
+			PollInterval: r.Duration(5*time.Second, "GOTRUE_VERIFICATION_OUTBOX_POLL_INTERVAL"),
+			MaxAttempts:  r.Int(5, "GOTRUE_VERIFICATION_OUTBOX_MAX_ATTEMPTS"),
+		},
 	}
 	return a, errors.Join(errs...)
 }
@@ -263,6 +294,12 @@ func (a Auth) validate() []error {
 	case "", "log", "twilio", "africastalking":
 	default:
 		errs = append(errs, fmt.Errorf("GOTRUE_SMS_PROVIDER: %q, want log, twilio or africastalking", a.SMS.Provider))
+	}
+	if a.VerificationOutbox.PollInterval < 100*time.Millisecond {
+		errs = append(errs, fmt.Errorf("GOTRUE_VERIFICATION_OUTBOX_POLL_INTERVAL: %s, want at least 100ms", a.VerificationOutbox.PollInterval))
+	}
+	if a.VerificationOutbox.MaxAttempts < 1 {
+		errs = append(errs, fmt.Errorf("GOTRUE_VERIFICATION_OUTBOX_MAX_ATTEMPTS: %d, want at least 1", a.VerificationOutbox.MaxAttempts))
 	}
 	if a.Google.Enabled && (a.Google.ClientID == "" || a.Google.Issuer == "") {
 		errs = append(errs, errors.New("GOTRUE_EXTERNAL_GOOGLE_ENABLED: needs GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID and _ISSUER"))

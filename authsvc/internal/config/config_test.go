@@ -68,6 +68,8 @@ func TestLoad(t *testing.T) {
 		{name: "jwt exp zero", env: map[string]string{"GOTRUE_JWT_EXP": "0"}, wantErr: "GOTRUE_JWT_EXP"},
 		{name: "short secret", env: map[string]string{"GOTRUE_JWT_SECRET": "tiny"}, wantErr: "GOTRUE_JWT_SECRET: must be at least 32"},
 		{name: "unknown log level", env: map[string]string{"GOTRUE_LOG_LEVEL": "loud"}, wantErr: "GOTRUE_LOG_LEVEL"},
+		{name: "outbox poll too fast", env: map[string]string{"GOTRUE_VERIFICATION_OUTBOX_POLL_INTERVAL": "1ms"}, wantErr: "GOTRUE_VERIFICATION_OUTBOX_POLL_INTERVAL"},
+		{name: "outbox without attempts", env: map[string]string{"GOTRUE_VERIFICATION_OUTBOX_MAX_ATTEMPTS": "0"}, wantErr: "GOTRUE_VERIFICATION_OUTBOX_MAX_ATTEMPTS"},
 		{name: "production refuses the dev secret", env: map[string]string{"KEJANEST_ENV": "production"}, wantErr: "GOTRUE_JWT_SECRET: " + devkeys.ErrDevSecret.Error()},
 	}
 	for _, tt := range tests {
@@ -136,6 +138,15 @@ func TestAuthValues(t *testing.T) {
 			got: func(a Auth) any { return a.RateLimits.PasswordSignIn }, want: Rate{Events: 0, OverTime: 5 * time.Minute}},
 		{name: "password sign-in limit malformed", env: map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN": "often"},
 			wantErr: "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN"},
+		{name: "password sign-in account cap default", got: func(a Auth) any { return a.RateLimits.PasswordSignInAccount },
+			want: Rate{Events: 100, OverTime: time.Hour}},
+		{name: "password sign-in account cap, bare number", env: map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN_ACCOUNT": "50"},
+			got: func(a Auth) any { return a.RateLimits.PasswordSignInAccount }, want: Rate{Events: 50, OverTime: time.Hour}},
+		{name: "password sign-in account cap malformed", env: map[string]string{"GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN_ACCOUNT": "50/fortnight"},
+			wantErr: "GOTRUE_RATE_LIMIT_PASSWORD_SIGN_IN_ACCOUNT"},
+		{name: "outbox poll default", got: func(a Auth) any { return a.VerificationOutbox }, want: VerificationOutbox{PollInterval: 5 * time.Second, MaxAttempts: 5}},
+		{name: "outbox poll", env: map[string]string{"GOTRUE_VERIFICATION_OUTBOX_POLL_INTERVAL": "500ms", "GOTRUE_VERIFICATION_OUTBOX_MAX_ATTEMPTS": "2"},
+			got: func(a Auth) any { return a.VerificationOutbox }, want: VerificationOutbox{PollInterval: 500 * time.Millisecond, MaxAttempts: 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 // Package mailer renders authsvc's mails (confirm sign-up, invite, magic
 // link, recovery, email change, reauthentication: each with the one-time
-// code and, except reauthentication, the link) and sends them over SMTP.
+// code and, except reauthentication, the link; and the contact-verification
+// code the outbox sends) and sends them over SMTP.
 package mailer
 
 import (
@@ -28,6 +29,9 @@ const (
 	KindRecovery         = "recovery"
 	KindEmailChange      = "email_change"
 	KindReauthentication = "reauthentication"
+	// KindVerificationCode carries a contact-verification code from
+	// app_private.verification_outbox (KejaNest's own; see package outbox).
+	KindVerificationCode = "verification_code"
 )
 
 // Data is what a template sees (GoTrue's template variables).
@@ -39,6 +43,8 @@ type Data struct {
 	Email           string
 	NewEmail        string
 	RedirectTo      string
+	// ExpiresInMinutes is how long Token stays valid (KindVerificationCode).
+	ExpiresInMinutes int
 }
 
 // Message is a rendered mail.
@@ -67,6 +73,8 @@ var templates = map[string]tmpl{
 		`<h2>Confirm Change of Email</h2><p>Follow this link to confirm the update of your email from {{ .Email }} to {{ .NewEmail }}:</p><p><a href="{{ .ConfirmationURL }}">Change Email</a></p><p>Alternatively, enter the code: {{ .Token }}</p>`))},
 	KindReauthentication: {"Confirm Reauthentication", template.Must(template.New("a").Parse(
 		`<h2>Confirm reauthentication</h2><p>Enter the code: {{ .Token }}</p>`))},
+	KindVerificationCode: {"Your KejaNest verification code", template.Must(template.New("v").Parse(
+		`<p>Your KejaNest verification code is {{ .Token }}. It expires in {{ .ExpiresInMinutes }} minute{{ if ne .ExpiresInMinutes 1 }}s{{ end }}.</p>`))},
 }
 
 // Render builds the mail of a kind for to.

@@ -27,6 +27,26 @@ func TestTemplatesCarryCodeAndLink(t *testing.T) {
 	}
 }
 
+func TestVerificationCodeMail(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		minutes  int
+		wantHTML string
+	}{
+		{10, "<p>Your KejaNest verification code is 123456. It expires in 10 minutes.</p>"},
+		{1, "<p>Your KejaNest verification code is 123456. It expires in 1 minute.</p>"},
+	}
+	for _, tt := range tests {
+		m, err := Render(KindVerificationCode, "a@b.co", Data{Token: "123456", ExpiresInMinutes: tt.minutes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Subject != "Your KejaNest verification code" || m.HTML != tt.wantHTML || m.To != "a@b.co" {
+			t.Errorf("%d minutes: %+v", tt.minutes, m)
+		}
+	}
+}
+
 func TestLogNeverWritesContent(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer

@@ -1,8 +1,11 @@
 // Package ratelimit holds authsvc's per-key (IP, email, phone) limits:
-// token buckets of N events per duration, GoTrue's conf/rate.go semantics.
+// token buckets of N events per duration, GoTrue's conf/rate.go semantics,
+// and the password sign-in guard that counts failures per account and
+// source (Failures).
 package ratelimit
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +27,13 @@ type bucket struct {
 	last   time.Time
 }
 
+// refill adds the tokens r has earned since the bucket was last touched, up
+// to r.Events.
+func (b *bucket) refill(r config.Rate, now time.Time) {
+	b.tokens = min(b.tokens+now.Sub(b.last).Seconds()*perSecond(r), r.Events)
+	b.last = now
+}
+
 // New returns a limiter; now nil means time.Now. A rate with Events <= 0
 // allows everything.
 func New(r config.Rate, now func() time.Time) *Limiter {
@@ -39,7 +49,6 @@ func (l *Limiter) Allow(key string) bool {
 		return true
 	}
 	now := l.now()
-	perSec := l.rate.Events / l.rate.OverTime.Seconds()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if now.Sub(l.sweep) > l.rate.OverTime {
@@ -53,13 +62,11 @@ func (l *Limiter) Allow(key string) bool {
 	b, ok := l.bucks[key]
 	if !ok {
 		b = &bucket{tokens: l.rate.Events, last: now}
-		l.bucks[key] = b
+		// The key outlives the request; callers pass strings that may
+		// point into a reused request buffer (Fiber's c.Get).
+		l.bucks[strings.Clone(key)] = b
 	}
-	b.tokens += now.Sub(b.last).Seconds() * perSec
-	if b.tokens > l.rate.Events {
-		b.tokens = l.rate.Events
-	}
-	b.last = now
+	b.refill(l.rate, now)
 	if b.tokens < 1 {
 		return false
 	}

@@ -1,6 +1,7 @@
 // Package store is the only place authsvc's SQL lives: users, identities,
 // sessions, refresh tokens, one-time tokens, MFA factors and challenges, and
-// PKCE/OAuth flow state, all in Supabase Auth's auth schema.
+// PKCE/OAuth flow state, all in Supabase Auth's auth schema; and the
+// contact-verification codes waiting in app_private.verification_outbox.
 package store
 
 import (
