@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/kejanest/kejanest/gateway/internal/proxy"
 	"github.com/kejanest/kejanest/gateway/internal/ratelimit"
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
@@ -25,11 +26,11 @@ const DefaultBodyLimit = 1 << 20
 //
 //	variable                  default                                    meaning
 //	GATEWAY_LISTEN            127.0.0.1:54321,[::1]:54321                comma list of host:port; a failing IPv6 address is skipped with a warning
-//	REST_URL                  http://127.0.0.1:3000                      rest service (/rest/v1/*)
-//	RPC_URL                   http://127.0.0.1:3001                      rpc service (/rest/v1/rpc/*)
-//	AUTH_URL                  http://127.0.0.1:9999                      authsvc (/auth/v1/*)
-//	REALTIME_URL              http://127.0.0.1:4000                      realtime (/realtime/v1/*)
-//	STORAGE_URL               http://127.0.0.1:5000                      storage (/storage/v1/*)
+//	REST_URL                  http://127.0.0.1:3000                      rest service (/rest/v1/*); a comma list of base URLs runs replicas (below)
+//	RPC_URL                   http://127.0.0.1:3001                      rpc service (/rest/v1/rpc/*); comma list: replicas
+//	AUTH_URL                  http://127.0.0.1:9999                      authsvc (/auth/v1/*); comma list: replicas
+//	REALTIME_URL              http://127.0.0.1:4000                      realtime (/realtime/v1/*); comma list: replicas
+//	STORAGE_URL               http://127.0.0.1:5000                      storage (/storage/v1/*); comma list: replicas
 //	FRONTEND_DIR              frontend/dist                              built frontend, relative to the working directory
 //	JWT_SECRET                devkeys.JWTSecret                          HS256 secret that signs legacy keys and user tokens
 //	ANON_KEY                  devkeys.AnonKey                            legacy anon apikey (a JWT)
@@ -44,13 +45,23 @@ const DefaultBodyLimit = 1 << 20
 //	GATEWAY_BODY_LIMIT        1048576 (1 MiB, the services' own limit)   largest request body in bytes for rest, rpc and auth; larger is answered 413 in the service's shape; 0 is off
 //	KEJANEST_ENV              "" (development)                           production refuses empty or well-known dev secrets
 //	LOG_LEVEL                 info                                       debug, info, warn or error
+//
+// An upstream variable holds one base URL or a comma list of them, one per
+// replica of the service: REST_URL=http://10.0.0.5:3000,http://10.0.0.6:3000.
+// Every URL is http or https with a host and no query or fragment; the
+// replicas of one service share one base path, and none is listed twice
+// (by host and port); at most proxy.MaxReplicas. A request goes to the
+// replica with the fewest requests in flight; a replica that refuses the
+// connection is skipped for 1 s, doubling to 10 s while it keeps refusing,
+// and the request moves to the next replica (package proxy). One URL works
+// exactly as it always has: no back-off, nothing to move to.
 type Config struct {
 	// Listen holds the addresses served (GATEWAY_LISTEN).
 	Listen []string
 
-	// Upstream base URLs (REST_URL, RPC_URL, AUTH_URL, REALTIME_URL,
-	// STORAGE_URL).
-	RestURL, RPCURL, AuthURL, RealtimeURL, StorageURL string
+	// Upstream base URLs, one per replica of the service (REST_URL,
+	// RPC_URL, AUTH_URL, REALTIME_URL, STORAGE_URL, each a comma list).
+	RestURLs, RPCURLs, AuthURLs, RealtimeURLs, StorageURLs []string
 
 	// FrontendDir is the built single-page app (FRONTEND_DIR).
 	FrontendDir string
@@ -104,11 +115,11 @@ func Load(r *envconf.Reader) (Config, error) {
 	prod := devkeys.IsProduction(r.String("", devkeys.EnvVar))
 	c := Config{
 		Listen:         r.List([]string{"127.0.0.1:54321", "[::1]:54321"}, "GATEWAY_LISTEN"),
-		RestURL:        r.String("http://127.0.0.1:3000", "REST_URL"),
-		RPCURL:         r.String("http://127.0.0.1:3001", "RPC_URL"),
-		AuthURL:        r.String("http://127.0.0.1:9999", "AUTH_URL"),
-		RealtimeURL:    r.String("http://127.0.0.1:4000", "REALTIME_URL"),
-		StorageURL:     r.String("http://127.0.0.1:5000", "STORAGE_URL"),
+		RestURLs:       r.List([]string{"http://127.0.0.1:3000"}, "REST_URL"),
+		RPCURLs:        r.List([]string{"http://127.0.0.1:3001"}, "RPC_URL"),
+		AuthURLs:       r.List([]string{"http://127.0.0.1:9999"}, "AUTH_URL"),
+		RealtimeURLs:   r.List([]string{"http://127.0.0.1:4000"}, "REALTIME_URL"),
+		StorageURLs:    r.List([]string{"http://127.0.0.1:5000"}, "STORAGE_URL"),
 		FrontendDir:    r.String("frontend/dist", "FRONTEND_DIR"),
 		JWTSecret:      r.String(devkeys.JWTSecret, "JWT_SECRET"),
 		AnonKey:        r.String(devkeys.AnonKey, "ANON_KEY"),
@@ -146,11 +157,14 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("GATEWAY_LISTEN: %q: %w", a, err))
 		}
 	}
-	for _, u := range []struct{ name, value string }{
-		{"REST_URL", c.RestURL}, {"RPC_URL", c.RPCURL}, {"AUTH_URL", c.AuthURL},
-		{"REALTIME_URL", c.RealtimeURL}, {"STORAGE_URL", c.StorageURL},
+	for _, u := range []struct {
+		name string
+		urls []string
+	}{
+		{"REST_URL", c.RestURLs}, {"RPC_URL", c.RPCURLs}, {"AUTH_URL", c.AuthURLs},
+		{"REALTIME_URL", c.RealtimeURLs}, {"STORAGE_URL", c.StorageURLs},
 	} {
-		if err := checkUpstream(u.value); err != nil {
+		for _, err := range checkReplicas(u.urls) {
 			errs = append(errs, fmt.Errorf("%s: %w", u.name, err))
 		}
 	}
@@ -181,6 +195,42 @@ func (c Config) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkReplicas reports every problem of one upstream's list: each URL as
+// checkUpstream sees it, then what makes the URLs unusable as replicas of
+// one service. The proxy keys its per-replica state and metric labels by
+// host, and rewrites paths with one base.
+func checkReplicas(urls []string) []error {
+	if len(urls) == 0 {
+		return []error{errors.New("no URL")}
+	}
+	var errs []error
+	if len(urls) > proxy.MaxReplicas {
+		errs = append(errs, fmt.Errorf("%d URLs: at most %d replicas", len(urls), proxy.MaxReplicas))
+	}
+	var firstRaw, firstBase string
+	seen := make(map[string]string, len(urls))
+	for _, raw := range urls {
+		if err := checkUpstream(raw); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		u, _ := url.Parse(raw) // checkUpstream parsed it
+		host := strings.ToLower(u.Host)
+		if prev, dup := seen[host]; dup {
+			errs = append(errs, fmt.Errorf("%q: the same replica as %q", raw, prev))
+			continue
+		}
+		seen[host] = raw
+		base := strings.TrimSuffix(u.Path, "/")
+		if firstRaw == "" {
+			firstRaw, firstBase = raw, base
+		} else if base != firstBase {
+			errs = append(errs, fmt.Errorf("%q: base path %q differs from %q in %q; replicas of one service share one path", raw, base, firstBase, firstRaw))
+		}
+	}
+	return errs
 }
 
 func checkUpstream(raw string) error {

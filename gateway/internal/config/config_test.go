@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -43,11 +44,11 @@ func TestDefaults(t *testing.T) {
 		got, want any
 	}{
 		{"listen", strings.Join(c.Listen, ","), "127.0.0.1:54321,[::1]:54321"},
-		{"rest", c.RestURL, "http://127.0.0.1:3000"},
-		{"rpc", c.RPCURL, "http://127.0.0.1:3001"},
-		{"auth", c.AuthURL, "http://127.0.0.1:9999"},
-		{"realtime", c.RealtimeURL, "http://127.0.0.1:4000"},
-		{"storage", c.StorageURL, "http://127.0.0.1:5000"},
+		{"rest", strings.Join(c.RestURLs, ","), "http://127.0.0.1:3000"},
+		{"rpc", strings.Join(c.RPCURLs, ","), "http://127.0.0.1:3001"},
+		{"auth", strings.Join(c.AuthURLs, ","), "http://127.0.0.1:9999"},
+		{"realtime", strings.Join(c.RealtimeURLs, ","), "http://127.0.0.1:4000"},
+		{"storage", strings.Join(c.StorageURLs, ","), "http://127.0.0.1:5000"},
 		{"frontend", c.FrontendDir, "frontend/dist"},
 		{"jwt secret", c.JWTSecret, devkeys.JWTSecret},
 		{"anon", c.AnonKey, devkeys.AnonKey},
@@ -118,6 +119,28 @@ func TestValidate(t *testing.T) {
 		{name: "negative body limit", env: map[string]string{"GATEWAY_BODY_LIMIT": "-1"}, wantErr: []string{"GATEWAY_BODY_LIMIT"}},
 		{name: "bad body limit", env: map[string]string{"GATEWAY_BODY_LIMIT": "1MB"}, wantErr: []string{"GATEWAY_BODY_LIMIT"}},
 		{name: "bad upstream", env: map[string]string{"REST_URL": "localhost:3000", "AUTH_URL": "ftp://x"}, wantErr: []string{"REST_URL", "AUTH_URL"}},
+		{name: "one upstream URL", env: map[string]string{"REST_URL": "http://rest:3000/base/"},
+			check: func(t *testing.T, c Config) {
+				if len(c.RestURLs) != 1 || c.RestURLs[0] != "http://rest:3000/base/" {
+					t.Errorf("REST_URL read as %q", c.RestURLs)
+				}
+			}},
+		{name: "upstream replicas", env: map[string]string{"REST_URL": " http://10.0.0.5:3000, http://10.0.0.6:3000/ ", "REALTIME_URL": "http://rt-1:4000,https://rt-2:4443"},
+			check: func(t *testing.T, c Config) {
+				if got := strings.Join(c.RestURLs, "|"); got != "http://10.0.0.5:3000|http://10.0.0.6:3000/" {
+					t.Errorf("REST_URL read as %q", got)
+				}
+				if len(c.RealtimeURLs) != 2 {
+					t.Errorf("REALTIME_URL read as %q", c.RealtimeURLs)
+				}
+			}},
+		{name: "every bad replica reported", env: map[string]string{"REST_URL": "http://ok:3000,localhost:3001,http://ok:3002?x=1,ftp://y"},
+			wantErr: []string{`REST_URL: "localhost:3001"`, `REST_URL: "http://ok:3002?x=1"`, `REST_URL: "ftp://y"`}},
+		{name: "replica listed twice", env: map[string]string{"STORAGE_URL": "http://s:5000,http://S:5000/"}, wantErr: []string{"STORAGE_URL", "same replica"}},
+		{name: "replicas on different paths", env: map[string]string{"RPC_URL": "http://a:3001/v1,http://b:3001/v2"}, wantErr: []string{"RPC_URL", "share one path"}},
+		{name: "empty list", env: map[string]string{"AUTH_URL": " , "}, wantErr: []string{"AUTH_URL: no URL"}},
+		{name: "too many replicas", env: map[string]string{"REST_URL": manyReplicas(65)}, wantErr: []string{"REST_URL: 65 URLs"}},
+		{name: "most replicas", env: map[string]string{"REST_URL": manyReplicas(64)}},
 		{name: "bad listen", env: map[string]string{"GATEWAY_LISTEN": "54321"}, wantErr: []string{"GATEWAY_LISTEN"}},
 		{name: "bad bool", env: map[string]string{"GATEWAY_TRUST_PROXY": "maybe"}, wantErr: []string{"GATEWAY_TRUST_PROXY"}},
 		{name: "publishable key format", env: map[string]string{"SUPABASE_PUBLISHABLE_KEY": "pk_123"}, wantErr: []string{"SUPABASE_PUBLISHABLE_KEY"}},
@@ -152,4 +175,13 @@ func TestValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyReplicas is a REST_URL of n replicas on distinct ports.
+func manyReplicas(n int) string {
+	urls := make([]string, n)
+	for i := range urls {
+		urls[i] = fmt.Sprintf("http://10.0.0.5:%d", 3000+i)
+	}
+	return strings.Join(urls, ",")
 }

@@ -108,6 +108,66 @@ func (m *Metrics) Observe(service string, status int, d time.Duration) {
 // RateLimited counts one 429 from the rate limiter.
 func (m *Metrics) RateLimited(service string) { m.service(service).rateLimited.Inc() }
 
+// Replica is one replica of a service that runs several, as the proxy
+// counts it.
+type Replica interface {
+	Service() string
+	Name() string
+	InFlight() int64
+	Responses() uint64
+	Refusals() uint64
+	BackingOff() bool
+}
+
+// WatchReplicas exports per-replica series for rs, read from the proxy's
+// own counters at scrape time, so requests pay nothing for them:
+// gateway_upstream_responses_total, gateway_upstream_refused_total,
+// gateway_upstream_in_flight and gateway_upstream_backoff, each labelled
+// by service and replica (host:port). A single-URL service has no series
+// here; its traffic is in the per-service ones.
+func (m *Metrics) WatchReplicas(rs []Replica) {
+	if len(rs) > 0 {
+		m.reg.MustRegister(replicaCollector(rs))
+	}
+}
+
+var (
+	replicaLabels    = []string{"service", "replica"}
+	replicaResponses = prometheus.NewDesc("gateway_upstream_responses_total",
+		"Responses (websocket upgrades included) from each replica of a service configured with several.", replicaLabels, nil)
+	replicaRefused = prometheus.NewDesc("gateway_upstream_refused_total",
+		"Connections each replica refused; each skips the replica for a back-off and moves the request to another.", replicaLabels, nil)
+	replicaInFlight = prometheus.NewDesc("gateway_upstream_in_flight",
+		"Requests sent to each replica whose response is not fully relayed yet, open websockets included.", replicaLabels, nil)
+	replicaBackoff = prometheus.NewDesc("gateway_upstream_backoff",
+		"1 while a replica is skipped after refusing a connection, else 0.", replicaLabels, nil)
+)
+
+// replicaCollector reads the replicas' counters when scraped.
+type replicaCollector []Replica
+
+// Describe implements prometheus.Collector.
+func (c replicaCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{replicaResponses, replicaRefused, replicaInFlight, replicaBackoff} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c replicaCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, r := range c {
+		svc, name := r.Service(), r.Name()
+		backoff := 0.0
+		if r.BackingOff() {
+			backoff = 1
+		}
+		ch <- prometheus.MustNewConstMetric(replicaResponses, prometheus.CounterValue, float64(r.Responses()), svc, name)
+		ch <- prometheus.MustNewConstMetric(replicaRefused, prometheus.CounterValue, float64(r.Refusals()), svc, name)
+		ch <- prometheus.MustNewConstMetric(replicaInFlight, prometheus.GaugeValue, float64(r.InFlight()), svc, name)
+		ch <- prometheus.MustNewConstMetric(replicaBackoff, prometheus.GaugeValue, backoff, svc, name)
+	}
+}
+
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})

@@ -7,6 +7,9 @@
 // passes it by closing the connection with the rest unread; the gateway,
 // still streaming, then sees a reset rather than their 413. So the gateway
 // enforces the limit first and answers 413 in the service's own words.
+//
+// A service may run as several replicas, one base URL each; balance.go
+// spreads requests over them and skips replicas that refuse connections.
 package proxy
 
 import (
@@ -50,9 +53,9 @@ var authOpen = map[string]bool{
 	"/health":                true,
 }
 
-// Upstreams are the base URLs of the services.
+// Upstreams are the base URLs of the services, one per replica.
 type Upstreams struct {
-	Rest, RPC, Auth, Realtime, Storage string
+	Rest, RPC, Auth, Realtime, Storage []string
 }
 
 // Options tunes the proxy.
@@ -68,6 +71,9 @@ type Options struct {
 	// services that enforce a limit of their own (rest, rpc, auth); 0
 	// forwards any size. It must not exceed theirs.
 	BodyLimit int64
+	// Now is the clock of the replicas' back-offs (tests); nil is
+	// time.Now.
+	Now func() time.Time
 }
 
 // Route is one public prefix and the service behind it.
@@ -76,10 +82,15 @@ type Route struct {
 	match   string // public prefix matched on a path-segment boundary
 	strip   string // removed before forwarding; sent as X-Forwarded-Prefix
 	open    func(rest string) bool
-	target  *url.URL
-	trust   bool
-	log     *slog.Logger
-	rp      *httputil.ReverseProxy
+	// first is the service's first (with one URL, only) replica; base is
+	// the replicas' shared base path without its trailing slash.
+	first *url.URL
+	base  string
+	// balancer spreads requests over the replicas; nil with one URL.
+	balancer *balancer
+	trust    bool
+	log      *slog.Logger
+	rp       *httputil.ReverseProxy
 	// limit is the largest body forwarded, 0 for any; tooLarge is the
 	// service's own answer to a larger one.
 	limit    int64
@@ -91,7 +102,8 @@ type Proxy struct {
 	routes []*Route
 }
 
-// New parses the upstream URLs and builds one reverse proxy per service.
+// New parses the upstream URLs and builds one reverse proxy per service,
+// balanced over the service's replicas when it has several.
 func New(u Upstreams, o Options) (*Proxy, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -101,8 +113,9 @@ func New(u Upstreams, o Options) (*Proxy, error) {
 		tr = NewTransport()
 	}
 	specs := []struct {
-		service, match, strip, target string
-		open                          func(string) bool
+		service, match, strip string
+		targets               []string
+		open                  func(string) bool
 		// tooLarge, when set, subjects the route to o.BodyLimit.
 		tooLarge func(*http.Request) apierr.Error
 	}{
@@ -123,23 +136,25 @@ func New(u Upstreams, o Options) (*Proxy, error) {
 	p := &Proxy{}
 	buffers := newBufferPool()
 	for _, s := range specs {
-		target, err := url.Parse(s.target)
+		targets, err := parseReplicas(s.targets)
 		if err != nil {
-			return nil, fmt.Errorf("proxy: %s upstream %q: %w", s.service, s.target, err)
-		}
-		if target.Scheme == "" || target.Host == "" {
-			return nil, fmt.Errorf("proxy: %s upstream %q: need scheme and host", s.service, s.target)
+			return nil, fmt.Errorf("proxy: %s upstream: %w", s.service, err)
 		}
 		rt := &Route{
 			service: s.service, match: s.match, strip: s.strip, open: s.open,
-			target: target, trust: o.TrustProxy, log: o.Logger,
+			first: targets[0], base: basePath(targets[0]), trust: o.TrustProxy, log: o.Logger,
 		}
 		if s.tooLarge != nil && o.BodyLimit > 0 {
 			rt.limit, rt.tooLarge = o.BodyLimit, s.tooLarge
 		}
+		var rtr http.RoundTripper = tr
+		if len(targets) > 1 {
+			rt.balancer = newBalancer(s.service, targets, tr, o.Logger, o.Now)
+			rtr = rt.balancer
+		}
 		rt.rp = &httputil.ReverseProxy{
 			Rewrite:   rt.rewrite,
-			Transport: tr,
+			Transport: rtr,
 			// Flush every write: realtime long-polls, storage downloads and
 			// any server-sent stream reach the client as they are produced.
 			FlushInterval:  -1,
@@ -170,6 +185,18 @@ func NewTransport() *http.Transport {
 		ExpectContinueTimeout: time.Second,
 		DisableCompression:    true,
 	}
+}
+
+// Replicas lists the replicas of every service that has more than one, in
+// route order; a single-URL service has none to report.
+func (p *Proxy) Replicas() []*Replica {
+	var rs []*Replica
+	for _, rt := range p.routes {
+		if rt.balancer != nil {
+			rs = append(rs, rt.balancer.replicas...)
+		}
+	}
+	return rs
 }
 
 // Match returns the route serving path, or nil when no API prefix matches.
@@ -260,9 +287,11 @@ func strip(p, prefix string) string {
 
 func (rt *Route) rewrite(pr *httputil.ProxyRequest) {
 	in, out := pr.In, pr.Out
-	out.URL.Scheme = rt.target.Scheme
-	out.URL.Host = rt.target.Host
-	base := strings.TrimSuffix(rt.target.Path, "/")
+	// With several replicas the balancer points the request at one of
+	// them; they share the base path.
+	out.URL.Scheme = rt.first.Scheme
+	out.URL.Host = rt.first.Host
+	base := rt.base
 	out.URL.Path = base + strip(in.URL.Path, rt.strip)
 	// Keep an escaped form only when it still carries the prefix; otherwise
 	// the decoded path is re-escaped canonically.
@@ -321,11 +350,16 @@ func (rt *Route) upstreamError(w http.ResponseWriter, r *http.Request, err error
 		// The client went away; nothing is wrong upstream.
 		level = slog.LevelDebug
 	}
-	rt.log.LogAttrs(r.Context(), level, "upstream error",
+	attrs := []slog.Attr{
 		slog.String("request_id", r.Header.Get(requestid.Header)),
 		slog.String("upstream", rt.service),
 		slog.String("path", r.URL.Path),
 		slog.String("error", err.Error()),
-	)
+	}
+	if rt.balancer != nil {
+		// r is the outgoing request, pointed at the last replica tried.
+		attrs = append(attrs, slog.String("replica", r.URL.Host))
+	}
+	rt.log.LogAttrs(r.Context(), level, "upstream error", attrs...)
 	apierr.Write(w, apierr.BadGateway)
 }

@@ -10,7 +10,7 @@ import (
 
 func TestMatchAndOpen(t *testing.T) {
 	t.Parallel()
-	p, err := New(Upstreams{Rest: "http://r", RPC: "http://p", Auth: "http://a", Realtime: "http://rt", Storage: "http://s"}, Options{})
+	p, err := New(Upstreams{Rest: []string{"http://r"}, RPC: []string{"http://p"}, Auth: []string{"http://a"}, Realtime: []string{"http://rt"}, Storage: []string{"http://s"}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,8 @@ func TestRewritePaths(t *testing.T) {
 		_, _ = io.WriteString(w, r.URL.EscapedPath()+"?"+r.URL.RawQuery)
 	}))
 	t.Cleanup(up.Close)
-	p, err := New(Upstreams{Rest: up.URL + "/base/", RPC: up.URL, Auth: up.URL, Realtime: up.URL, Storage: up.URL}, Options{})
+	one := []string{up.URL}
+	p, err := New(Upstreams{Rest: []string{up.URL + "/base/"}, RPC: one, Auth: one, Realtime: one, Storage: one}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,25 @@ func TestRewritePaths(t *testing.T) {
 
 func TestNewRejectsBadUpstream(t *testing.T) {
 	t.Parallel()
-	if _, err := New(Upstreams{Rest: "localhost:3000", RPC: "http://p", Auth: "http://a", Realtime: "http://rt", Storage: "http://s"}, Options{}); err == nil || !strings.Contains(err.Error(), "rest") {
-		t.Errorf("err %v", err)
+	tests := []struct {
+		name string
+		rest []string
+		want string
+	}{
+		{"no scheme", []string{"localhost:3000"}, "need scheme and host"},
+		{"one bad replica", []string{"http://r:3000", "localhost:3001"}, "need scheme and host"},
+		{"none", nil, "no URL"},
+		{"host twice", []string{"http://r:3000", "http://R:3000/"}, "host listed twice"},
+		{"paths differ", []string{"http://r:3000/a", "http://q:3000/b"}, "base path differs"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			other := []string{"http://x"}
+			_, err := New(Upstreams{Rest: tc.rest, RPC: other, Auth: other, Realtime: other, Storage: other}, Options{})
+			if err == nil || !strings.Contains(err.Error(), "rest") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err %v, want one naming rest and %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/kejanest/kejanest/gateway/internal/config"
@@ -14,16 +15,21 @@ import (
 )
 
 // benchGateway builds a gateway (JSON access log to io.Discard, as in
-// production minus the I/O) in front of a small JSON upstream.
-func benchGateway(b *testing.B) *Server {
+// production minus the I/O) in front of replicas small JSON upstreams,
+// all of them rest.
+func benchGateway(b *testing.B, replicas int) *Server {
 	b.Helper()
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Range", "0-0/*")
-		_, _ = io.WriteString(w, `[{"id":1,"title":"2BR apartment, Kilimani","price":65000}]`)
-	}))
-	b.Cleanup(up.Close)
-	cfg, err := config.Load(envconf.FromMap(map[string]string{"REST_URL": up.URL, "FRONTEND_DIR": b.TempDir()}))
+	urls := make([]string, replicas)
+	for i := range urls {
+		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Range", "0-0/*")
+			_, _ = io.WriteString(w, `[{"id":1,"title":"2BR apartment, Kilimani","price":65000}]`)
+		}))
+		b.Cleanup(up.Close)
+		urls[i] = up.URL
+	}
+	cfg, err := config.Load(envconf.FromMap(map[string]string{"REST_URL": strings.Join(urls, ","), "FRONTEND_DIR": b.TempDir()}))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,19 +44,26 @@ func benchGateway(b *testing.B) *Server {
 // BenchmarkProxyGET measures one supabase-js style read (apikey plus
 // Authorization: Bearer <anon key>, a CORS origin) through the gateway's
 // handler to an httptest upstream over loopback. Allocations include the
-// upstream server's and net/http's transport, which run in-process.
+// upstream server's and net/http's transport, which run in-process. The
+// _2_replicas case runs rest as two replicas (REST_URL a list of two),
+// which requests alternate between: its difference from anon is the
+// balancer's cost.
 func BenchmarkProxyGET(b *testing.B) {
-	srv := benchGateway(b)
+	one, two := benchGateway(b, 1), benchGateway(b, 2)
 	user := gwtest.UserToken(b, devkeys.JWTSecret, "bench-user")
+	anon := map[string]string{"apikey": devkeys.AnonKey, "Authorization": "Bearer " + devkeys.AnonKey}
 	cases := []struct {
 		name string
+		srv  *Server
 		hdr  map[string]string
 	}{
-		{"anon", map[string]string{"apikey": devkeys.AnonKey, "Authorization": "Bearer " + devkeys.AnonKey}},
-		{"publishable", map[string]string{"apikey": devkeys.PublishableKey}},
-		{"user_jwt", map[string]string{"apikey": devkeys.AnonKey, "Authorization": "Bearer " + user}},
+		{"anon", one, anon},
+		{"anon_2_replicas", two, anon},
+		{"publishable", one, map[string]string{"apikey": devkeys.PublishableKey}},
+		{"user_jwt", one, map[string]string{"apikey": devkeys.AnonKey, "Authorization": "Bearer " + user}},
 	}
 	for _, bc := range cases {
+		srv := bc.srv
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -142,24 +142,45 @@ func (h *harness) upload(t *testing.T, target string, size int64, chunked bool, 
 	return res, body
 }
 
+// limitedReplicas are the replicas of one service; together they report
+// what the one that got a request read of it.
+type limitedReplicas []*limitedUpstream
+
+func newLimitedReplicas(t *testing.T, n int, limit int64) limitedReplicas {
+	rs := make(limitedReplicas, n)
+	for i := range rs {
+		rs[i] = newLimitedUpstream(t, limit)
+	}
+	return rs
+}
+
+func (rs limitedReplicas) urls() string {
+	urls := make([]string, len(rs))
+	for i, r := range rs {
+		urls[i] = r.url
+	}
+	return strings.Join(urls, ",")
+}
+
+func (rs limitedReplicas) bytesRead(id string) (int64, bool) {
+	for _, r := range rs {
+		if n, ok := r.bytesRead(id); ok {
+			return n, ok
+		}
+	}
+	return 0, false
+}
+
 // TestBodyLimit sends bodies over GATEWAY_BODY_LIMIT to services that
 // enforce the same limit by cutting the connection (issue 12: the gateway
 // answered 502). The answer is 413 in the shape of the service behind the
 // route; an announced length over the limit never reaches the service.
 // Storage takes large uploads and has limits of its own: it is not cut.
+// Every case runs with each service as one URL and as two replicas.
 func TestBodyLimit(t *testing.T) {
 	t.Parallel()
 	const limit = 64 << 10
 	const big = 50 << 20 // the issue's upload
-	services := newLimitedUpstream(t, limit)
-	storage := newLimitedUpstream(t, 1<<40)
-	h := newHarness(t, map[string]string{
-		"GATEWAY_BODY_LIMIT": strconv.Itoa(limit),
-		"REST_URL":           services.url,
-		"RPC_URL":            services.url,
-		"AUTH_URL":           services.url,
-		"STORAGE_URL":        storage.url,
-	})
 	tests := []struct {
 		name, target string
 		size         int64
@@ -190,37 +211,48 @@ func TestBodyLimit(t *testing.T) {
 		{name: "storage upload over the limit", target: "/storage/v1/object/b/big", size: 8 << 20, status: 200, body: `{"read":8388608}`, sent: true},
 		{name: "storage chunked upload over the limit", target: "/storage/v1/object/b/big", size: 8 << 20, chunked: true, status: 200, body: `{"read":8388608}`, sent: true},
 	}
-	for i, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			id := "body-limit-" + strconv.Itoa(i)
-			hdr := map[string]string{"X-Request-Id": id}
-			for k, v := range tc.hdr {
-				hdr[k] = v
-			}
-			res, body := h.upload(t, tc.target, tc.size, tc.chunked, hdr)
-			if res.StatusCode != tc.status || string(body) != tc.body {
-				t.Fatalf("status %d body %s\nwant %d %s", res.StatusCode, body, tc.status, tc.body)
-			}
-			if ct := res.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
-				t.Errorf("Content-Type %q", ct)
-			}
-			for k, v := range tc.header {
-				if got := res.Header.Get(k); got != v {
-					t.Errorf("%s = %q, want %q", k, got, v)
-				}
-			}
-			up := services
-			if strings.HasPrefix(tc.target, "/storage/") {
-				up = storage
-			}
-			n, reached := up.bytesRead(id)
-			if reached && !tc.sent {
-				t.Errorf("the service saw the request (read %d bytes); an announced length over the limit must be refused first", n)
-			}
-			if n > limit && up == services {
-				t.Errorf("the service read %d bytes, over the limit", n)
-			}
+	for _, replicas := range []int{1, 2} {
+		services := newLimitedReplicas(t, replicas, limit)
+		storage := newLimitedReplicas(t, replicas, 1<<40)
+		h := newHarness(t, map[string]string{
+			"GATEWAY_BODY_LIMIT": strconv.Itoa(limit),
+			"REST_URL":           services.urls(),
+			"RPC_URL":            services.urls(),
+			"AUTH_URL":           services.urls(),
+			"STORAGE_URL":        storage.urls(),
 		})
+		for i, tc := range tests {
+			t.Run(fmt.Sprintf("%s, %d replicas", tc.name, replicas), func(t *testing.T) {
+				t.Parallel()
+				id := fmt.Sprintf("body-limit-%d-%d", replicas, i)
+				hdr := map[string]string{"X-Request-Id": id}
+				for k, v := range tc.hdr {
+					hdr[k] = v
+				}
+				res, body := h.upload(t, tc.target, tc.size, tc.chunked, hdr)
+				if res.StatusCode != tc.status || string(body) != tc.body {
+					t.Fatalf("status %d body %s\nwant %d %s", res.StatusCode, body, tc.status, tc.body)
+				}
+				if ct := res.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
+					t.Errorf("Content-Type %q", ct)
+				}
+				for k, v := range tc.header {
+					if got := res.Header.Get(k); got != v {
+						t.Errorf("%s = %q, want %q", k, got, v)
+					}
+				}
+				up, limited := services, true
+				if strings.HasPrefix(tc.target, "/storage/") {
+					up, limited = storage, false
+				}
+				n, reached := up.bytesRead(id)
+				if reached && !tc.sent {
+					t.Errorf("the service saw the request (read %d bytes); an announced length over the limit must be refused first", n)
+				}
+				if n > limit && limited {
+					t.Errorf("the service read %d bytes, over the limit", n)
+				}
+			})
+		}
 	}
 }

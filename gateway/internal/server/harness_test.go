@@ -118,6 +118,12 @@ type harness struct {
 // configured by env on top of them.
 func newHarness(t testing.TB, env map[string]string) *harness {
 	t.Helper()
+	return newHarnessWith(t, env, Options{})
+}
+
+// newHarnessWith is newHarness with the server's test options (a clock).
+func newHarnessWith(t testing.TB, env map[string]string, o Options) *harness {
+	t.Helper()
 	h := &harness{logs: &syncBuffer{}, hits: &atomic.Int64{}}
 	vars := map[string]string{}
 	for name, key := range map[string]string{
@@ -142,7 +148,7 @@ func newHarness(t testing.TB, env map[string]string) *harness {
 	}
 	h.cfg = cfg
 	log := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	h.srv, err = New(cfg, log, Options{})
+	h.srv, err = New(cfg, log, o)
 	if err != nil {
 		t.Fatalf("new server: %v", err)
 	}

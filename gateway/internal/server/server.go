@@ -57,7 +57,8 @@ type Server struct {
 
 // Options carries what tests replace; the zero value is production use.
 type Options struct {
-	// Now is the clock for key checks and rate limits; nil is time.Now.
+	// Now is the clock for key checks, rate limits and the upstream
+	// replicas' back-offs; nil is time.Now.
 	Now func() time.Time
 	// Transport overrides the upstream transport.
 	Transport http.RoundTripper
@@ -76,13 +77,18 @@ func New(cfg config.Config, log *slog.Logger, o Options) (*Server, error) {
 		return nil, fmt.Errorf("api keys: %w", err)
 	}
 	px, err := proxy.New(proxy.Upstreams{
-		Rest: cfg.RestURL, RPC: cfg.RPCURL, Auth: cfg.AuthURL,
-		Realtime: cfg.RealtimeURL, Storage: cfg.StorageURL,
-	}, proxy.Options{Logger: log, TrustProxy: cfg.TrustProxy, Transport: o.Transport, BodyLimit: int64(cfg.BodyLimit)})
+		Rest: cfg.RestURLs, RPC: cfg.RPCURLs, Auth: cfg.AuthURLs,
+		Realtime: cfg.RealtimeURLs, Storage: cfg.StorageURLs,
+	}, proxy.Options{Logger: log, TrustProxy: cfg.TrustProxy, Transport: o.Transport, BodyLimit: int64(cfg.BodyLimit), Now: o.Now})
 	if err != nil {
 		return nil, fmt.Errorf("routes: %w", err)
 	}
 	m := metrics.New(append([]string{serviceGateway, serviceFrontend}, proxy.Services...))
+	var replicas []metrics.Replica
+	for _, r := range px.Replicas() {
+		replicas = append(replicas, r)
+	}
+	m.WatchReplicas(replicas)
 	return &Server{
 		log:           log,
 		proxy:         px,
