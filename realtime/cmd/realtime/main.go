@@ -61,6 +61,8 @@ func run() int {
 	}
 	reg := channel.NewRegistry()
 	hub := broadcast.NewHub(reg, pool, log)
+	tracker := presence.NewTracker()
+	relay := presence.NewRelay(tracker, reg, pool, log, cfg.PresenceReplicaTimeout())
 	reader := changes.NewReader(pool)
 	dispatcher := &changes.Dispatcher{Reader: reader, Source: reg.Subscribers, Log: log, Timeout: 5 * time.Second}
 
@@ -72,8 +74,12 @@ func run() int {
 	// Changes are dispatched in commit order by one goroutine; the queue
 	// absorbs bursts, and overflowing it is reported like a reconnect.
 	queue := make(chan changes.Change, 8192)
-	wg.Add(2)
+	wg.Add(3)
 	go func() { defer wg.Done(); hub.Run(bgCtx) }()
+	// On a signal the relay stops at once and deletes this replica's row,
+	// so its presences leave on the other replicas without waiting for the
+	// heartbeat timeout.
+	go func() { defer wg.Done(); relay.Run(bgCtx) }()
 	go func() {
 		defer wg.Done()
 		for {
@@ -97,11 +103,13 @@ func run() int {
 			defer cancel()
 			return pgx.ConnectConfig(cctx, cc)
 		},
-		Channels: []string{changes.NotifyChannel, broadcast.NotifyChannel},
+		Channels: []string{changes.NotifyChannel, broadcast.NotifyChannel, presence.NotifyChannel},
 		Handle: func(ch string, payload []byte) {
 			switch ch {
 			case broadcast.NotifyChannel:
 				hub.HandleNotify(payload)
+			case presence.NotifyChannel:
+				relay.HandleNotify(payload)
 			case changes.NotifyChannel:
 				c, err := changes.ParseChange(payload)
 				if err != nil {
@@ -121,6 +129,9 @@ func run() int {
 			}
 		},
 		Backlog: func(reconnect bool) {
+			// Presence notifications are not queued while nobody listens
+			// either: reload the other replicas' presences every time.
+			relay.Resync()
 			if reconnect {
 				dispatcher.Gap()
 			}
@@ -136,7 +147,7 @@ func run() int {
 		return 1
 	}
 	srv := wsapi.New(wsapi.Options{
-		Log: log, Auth: authn, Registry: reg, Hub: hub, Presence: presence.NewTracker(),
+		Log: log, Auth: authn, Registry: reg, Hub: hub, Presence: tracker,
 		Roles: reader, Authorizer: &broadcast.Authorizer{Pool: pool},
 		Limits: wsapi.Limits{MaxChannels: cfg.MaxChannels, MaxEventsPerSecond: cfg.MaxEventsPerSecond,
 			MaxPayloadBytes: cfg.MaxPayloadKB << 10, QueueSize: cfg.QueueSize},

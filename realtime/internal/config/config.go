@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -17,6 +18,10 @@ import (
 
 // minJWTSecretLen is the shortest HMAC secret accepted.
 const minJWTSecretLen = 32
+
+// minPresenceReplicaTimeoutMS keeps presence heartbeats (a third of the
+// timeout) at most ten a second.
+const minPresenceReplicaTimeoutMS = 300
 
 // Config is realtime's whole configuration, under Supabase Realtime's
 // variable names where it has them (API_JWT_SECRET, PORT). The defaults
@@ -33,6 +38,7 @@ const minJWTSecretLen = 32
 //	MAX_EVENTS_PER_SECOND       100                                                              broadcast/presence pushes per socket per second (burst 2x)
 //	MAX_PAYLOAD_SIZE_IN_KB      256                                                              largest broadcast or presence payload
 //	SOCKET_QUEUE_SIZE           1024                                                             outbound frames queued per socket before it counts as slow
+//	PRESENCE_REPLICA_TIMEOUT_IN_MS 5000                                                          a replica without a heartbeat for this long is gone: its presences leave on the others
 //	LOG_LEVEL                   info                                                             debug, info, notice, warning (warn) or error
 //	KEJANEST_ENV                "" (development)                                                 production refuses empty or well-known dev secrets
 type Config struct {
@@ -57,6 +63,10 @@ type Config struct {
 	MaxEventsPerSecond int
 	MaxPayloadKB       int
 	QueueSize          int
+	// PresenceReplicaTimeoutMS is how long another replica may go without
+	// a presence heartbeat (sent every third of it) before its presences
+	// leave (PRESENCE_REPLICA_TIMEOUT_IN_MS).
+	PresenceReplicaTimeoutMS int
 }
 
 // Load reads the configuration through r. It returns the parse errors of
@@ -77,6 +87,8 @@ func Load(r *envconf.Reader) (Config, error) {
 		MaxEventsPerSecond: r.Int(100, "MAX_EVENTS_PER_SECOND"),
 		MaxPayloadKB:       r.Int(256, "MAX_PAYLOAD_SIZE_IN_KB"),
 		QueueSize:          r.Int(1024, "SOCKET_QUEUE_SIZE"),
+
+		PresenceReplicaTimeoutMS: r.Int(5000, "PRESENCE_REPLICA_TIMEOUT_IN_MS"),
 	}
 	return c, r.Err()
 }
@@ -106,6 +118,9 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%s: %d, want at least 1", l.name, l.v))
 		}
 	}
+	if c.PresenceReplicaTimeoutMS < minPresenceReplicaTimeoutMS {
+		errs = append(errs, fmt.Errorf("PRESENCE_REPLICA_TIMEOUT_IN_MS: %d, want at least %d", c.PresenceReplicaTimeoutMS, minPresenceReplicaTimeoutMS))
+	}
 	if _, ok := slogLevels[c.LogLevel]; !ok {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL: %q, want debug, info, notice, warning or error", c.LogLevel))
 	}
@@ -131,6 +146,11 @@ var slogLevels = map[string]string{
 
 // SlogLevel is LogLevel as platform/logging names it.
 func (c Config) SlogLevel() string { return slogLevels[c.LogLevel] }
+
+// PresenceReplicaTimeout is PresenceReplicaTimeoutMS as a duration.
+func (c Config) PresenceReplicaTimeout() time.Duration {
+	return time.Duration(c.PresenceReplicaTimeoutMS) * time.Millisecond
+}
 
 // Addr is the listen address, host:port.
 func (c Config) Addr() string { return net.JoinHostPort(c.Host, strconv.Itoa(c.Port)) }

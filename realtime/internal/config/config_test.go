@@ -23,6 +23,7 @@ func TestLoad(t *testing.T) {
 
 		PublishableKey: devkeys.PublishableKey, SecretKey: devkeys.SecretKey,
 		MaxChannels: 100, MaxEventsPerSecond: 100, MaxPayloadKB: 256, QueueSize: 1024,
+		PresenceReplicaTimeoutMS: 5000,
 	}
 	tests := []struct {
 		name    string
@@ -55,6 +56,10 @@ func TestLoad(t *testing.T) {
 		{name: "port out of range", env: map[string]string{"PORT": "0"}, wantErr: "PORT: 0 is not a port"},
 		{name: "bad database url", env: map[string]string{"DATABASE_URL": "postgres://a@h:p/db"}, wantErr: "DATABASE_URL"},
 		{name: "short secret", env: map[string]string{"API_JWT_SECRET": "s"}, wantErr: "API_JWT_SECRET: must be at least 32"},
+		{name: "presence replica timeout", env: map[string]string{"PRESENCE_REPLICA_TIMEOUT_IN_MS": "2000"},
+			want: func(c *Config) { c.PresenceReplicaTimeoutMS = 2000 }},
+		{name: "presence replica timeout too short", env: map[string]string{"PRESENCE_REPLICA_TIMEOUT_IN_MS": "100"},
+			wantErr: "PRESENCE_REPLICA_TIMEOUT_IN_MS: 100, want at least 300"},
 		{name: "unknown log level", env: map[string]string{"LOG_LEVEL": "shout"}, wantErr: "LOG_LEVEL"},
 		{name: "production refuses the dev secret", env: map[string]string{"KEJANEST_ENV": "production"}, wantErr: "API_JWT_SECRET: " + devkeys.ErrDevSecret.Error()},
 	}

@@ -127,10 +127,14 @@ func (k *socket) handleJoin(ctx context.Context, m phx.Message) {
 	}
 
 	response := map[string]any{"postgres_changes": replyBindings}
-	k.reply(m, "ok", response)
-	_ = ch.Transition(channel.Joined)
-	k.channels[m.Topic] = ch
-	k.s.reg.Add(ch)
+	// The channel is registered before the client can read the reply (as
+	// Phoenix subscribes before replying), so nothing sent to the topic
+	// once the client knows it joined is missed, and the reply comes first.
+	k.replyThen(m, "ok", response, func() {
+		_ = ch.Transition(channel.Joined)
+		k.channels[m.Topic] = ch
+		k.s.reg.Add(ch)
+	})
 	if len(cfg.PostgresChanges) > 0 {
 		if len(subErrs) > 0 {
 			ch.Push("system", channel.SystemPayload("postgres_changes", "error",
@@ -293,7 +297,7 @@ func (k *socket) broadcast(ctx context.Context, ch *channel.Channel, req phx.Mes
 	}
 }
 
-func presenceTopic(ch *channel.Channel) string { return fmt.Sprintf("%t:%s", ch.Private, ch.Name) }
+func presenceTopic(ch *channel.Channel) channel.TopicKey { return ch.Key() }
 
 func presenceOwner(ch *channel.Channel) presence.Owner { return presence.Owner(ch.ID) }
 

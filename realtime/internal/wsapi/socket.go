@@ -89,20 +89,32 @@ func (k *socket) kill(code websocket.StatusCode, reason string) {
 	})
 }
 
-func (k *socket) enqueue(f frame) {
+func (k *socket) enqueue(f frame) { k.enqueueThen(f, nil) }
+
+// enqueueThen queues f and runs then (if set) before the writer can take f
+// or any frame can be queued behind it. then must not send on k.
+func (k *socket) enqueueThen(f frame, then func()) {
 	select {
 	case <-k.dead:
+		if then != nil {
+			then()
+		}
 		return
 	default:
 	}
 	k.qmu.Lock()
-	if len(k.queue) >= k.s.limits.QueueSize {
-		k.qmu.Unlock()
+	full := len(k.queue) >= k.s.limits.QueueSize
+	if !full {
+		k.queue = append(k.queue, f)
+	}
+	if then != nil {
+		then()
+	}
+	k.qmu.Unlock()
+	if full {
 		k.kill(websocket.StatusTryAgainLater, "slow consumer: outbound queue full")
 		return
 	}
-	k.queue = append(k.queue, f)
-	k.qmu.Unlock()
 	select {
 	case k.wake <- struct{}{}:
 	default:
@@ -267,12 +279,24 @@ func (k *socket) handle(ctx context.Context, in inbound) bool {
 
 // reply queues a phx_reply to req.
 func (k *socket) reply(req phx.Message, status string, response any) {
+	k.replyThen(req, status, response, nil)
+}
+
+// replyThen queues a phx_reply to req and runs then (if set) before the
+// reply can be written or any other frame queued behind it.
+func (k *socket) replyThen(req phx.Message, status string, response any, then func()) {
 	out, err := phx.Reply(req, status, response)
-	if err != nil {
-		k.s.log.Error("encode reply", "event", req.Event, "error", err.Error())
-		return
+	if err == nil {
+		var b []byte
+		if b, err = phx.Encode(k.vsn, out); err == nil {
+			k.enqueueThen(frame{websocket.MessageText, b}, then)
+			return
+		}
 	}
-	k.Send(out)
+	k.s.log.Error("encode reply", "event", req.Event, "error", err.Error())
+	if then != nil {
+		then()
+	}
 }
 
 // checkExpiry shuts down channels whose token expired.

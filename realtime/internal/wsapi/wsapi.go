@@ -91,9 +91,11 @@ type Options struct {
 	// WriteTimeout bounds writing one frame.
 	WriteTimeout time.Duration
 	// Auth verifies tokens; nil uses the development JWT secret and keys.
-	Auth       *auth.Authenticator
-	Registry   *channel.Registry
-	Hub        *broadcast.Hub
+	Auth     *auth.Authenticator
+	Registry *channel.Registry
+	Hub      *broadcast.Hub
+	// Presence holds presence state; a presence.Relay on it shares it with
+	// the other replicas (nil: a tracker of this process alone).
 	Presence   *presence.Tracker
 	Roles      RoleChecker
 	Authorizer ChannelAuthorizer
