@@ -6,6 +6,11 @@
 //
 // With -ephemeral it is the test harness's stack: free ports, a fresh
 // database that is dropped at exit, and one JSON line on stdout when ready.
+//
+// With -replicas N (or DEVSTACK_REPLICAS) it runs N replicas of each of
+// rest, rpc, authsvc, realtime and storage, each its own supervised child
+// on its own port, behind the one gateway: the scale-out shape on one
+// machine.
 package main
 
 import (
@@ -21,6 +26,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +52,7 @@ type options struct {
 	seed      bool
 	root      string
 	fixtures  fixtureList
+	replicas  int // 0: DEVSTACK_REPLICAS, else 1
 }
 
 // fixtureList collects repeated -sql flags.
@@ -60,6 +67,8 @@ func run() int {
 	flag.BoolVar(&o.seed, "seed", true, "apply sql/seed (demo data); ignored with -ephemeral")
 	flag.StringVar(&o.root, "root", "", "repository root (default: the folder holding go.work)")
 	flag.Var(&o.fixtures, "sql", "with -ephemeral: an SQL file applied after the migrations, before the services start (repeatable)")
+	flag.IntVar(&o.replicas, "replicas", 0, fmt.Sprintf("replicas of each of %s, 1 to %d (default: $DEVSTACK_REPLICAS, else 1)",
+		strings.Join(stackconf.Replicated, ", "), stackconf.MaxReplicas))
 	flag.Parse()
 	log := logging.New(os.Stderr, "devstack", os.Getenv("LOG_LEVEL"))
 	if err := start(o, log); err != nil {
@@ -90,14 +99,22 @@ func start(o options, log *slog.Logger) error {
 		SecretKey:      env.String(devkeys.SecretKey, "SUPABASE_SECRET_KEY"),
 	}
 	pgPort := env.Int(54322, "POSTGRES_PORT")
+	replicas := o.replicas
+	if replicas == 0 {
+		replicas = env.Int(1, "DEVSTACK_REPLICAS")
+	}
 	if err := env.Err(); err != nil {
+		return err
+	}
+	fixedPorts, err := stackconf.DefaultPorts.WithReplicas(replicas)
+	if err != nil {
 		return err
 	}
 	if devkeys.IsProduction(os.Getenv(devkeys.EnvVar)) {
 		return errors.New("devstack is the local development stack; production runs the services directly (see docker-compose.yml)")
 	}
 
-	st := stackconf.Stack{Root: root, BinDir: filepath.Join(root, "bin"), Ports: stackconf.DefaultPorts, Keys: keys,
+	st := stackconf.Stack{Root: root, BinDir: filepath.Join(root, "bin"), Ports: fixedPorts, Keys: keys,
 		RolePasswords: stackconf.RolePasswords{
 			Authenticator: os.Getenv("AUTHENTICATOR_PASSWORD"),
 			AuthAdmin:     os.Getenv("AUTH_ADMIN_PASSWORD"),
@@ -176,9 +193,10 @@ func start(o options, log *slog.Logger) error {
 	}
 	var procs []*supervise.Process
 	if o.ephemeral {
-		procs, err = startOnFreePorts(startAttempts, freePorts, start, log)
+		pick := func() (stackconf.Ports, error) { return stackconf.PickPorts(replicas, pgcluster.FreePort) }
+		procs, err = startOnFreePorts(startAttempts, pick, start, log)
 	} else {
-		procs, err = start(stackconf.DefaultPorts)
+		procs, err = start(fixedPorts)
 	}
 	if err != nil {
 		return err
@@ -267,39 +285,42 @@ func startOnFreePorts(attempts int, pick func() (stackconf.Ports, error),
 	}
 }
 
-// freePorts picks eight distinct free loopback ports for a test stack.
-func freePorts() (stackconf.Ports, error) {
-	var ports [8]int
-	taken := make(map[int]bool, len(ports))
-	for i := range ports {
-		for {
-			p, err := pgcluster.FreePort()
-			if err != nil {
-				return stackconf.Ports{}, err
-			}
-			// Each probe closes its port, so a later one may draw it again.
-			if !taken[p] {
-				taken[p], ports[i] = true, p
-				break
-			}
-		}
-	}
-	return stackconf.Ports{Gateway: ports[0], Rest: ports[1], RPC: ports[2], Auth: ports[3], Realtime: ports[4], Storage: ports[5], MailSMTP: ports[6], MailWeb: ports[7]}, nil
-}
-
 // readyLine is what the test harness reads from stdout.
 type readyLine struct {
-	Event          string          `json:"event"`
-	URL            string          `json:"url"`
-	AnonKey        string          `json:"anonKey"`
-	ServiceRoleKey string          `json:"serviceRoleKey"`
-	PublishableKey string          `json:"publishableKey"`
-	SecretKey      string          `json:"secretKey"`
-	JWTSecret      string          `json:"jwtSecret"`
-	DatabaseURL    string          `json:"databaseUrl"`
-	MailboxURL     string          `json:"mailboxUrl"`
-	LogDir         string          `json:"logDir"`
-	Ports          stackconf.Ports `json:"ports"`
+	Event          string `json:"event"`
+	URL            string `json:"url"`
+	AnonKey        string `json:"anonKey"`
+	ServiceRoleKey string `json:"serviceRoleKey"`
+	PublishableKey string `json:"publishableKey"`
+	SecretKey      string `json:"secretKey"`
+	JWTSecret      string `json:"jwtSecret"`
+	DatabaseURL    string `json:"databaseUrl"`
+	MailboxURL     string `json:"mailboxUrl"`
+	LogDir         string `json:"logDir"`
+	// Ports has each service's first replica, as before replicas existed.
+	Ports stackconf.Ports `json:"ports"`
+	// Replicas lists every replica of rest, rpc, authsvc, realtime and
+	// storage by service (one each without -replicas).
+	Replicas map[string][]readyReplica `json:"replicas"`
+}
+
+// readyReplica is one replica in the ready line.
+type readyReplica struct {
+	Name string `json:"name"` // devstack's name of the child, e.g. rest-2
+	Port int    `json:"port"`
+	URL  string `json:"url"` // its base URL, as the gateway lists it
+	Log  string `json:"log"` // its log file
+}
+
+func replicasOf(st stackconf.Stack, logDir string) map[string][]readyReplica {
+	out := make(map[string][]readyReplica, len(stackconf.Replicated))
+	for _, svc := range stackconf.Replicated {
+		for _, in := range st.Instances(svc) {
+			out[svc] = append(out[svc], readyReplica{Name: in.Name, Port: in.Port,
+				URL: "http://127.0.0.1:" + strconv.Itoa(in.Port), Log: filepath.Join(logDir, in.Name+".log")})
+		}
+	}
+	return out
 }
 
 func printReady(st stackconf.Stack, logDir string) error {
@@ -307,6 +328,7 @@ func printReady(st stackconf.Stack, logDir string) error {
 		Event: "ready", URL: st.GatewayURL(), AnonKey: st.Keys.AnonKey, ServiceRoleKey: st.Keys.ServiceRoleKey,
 		PublishableKey: st.Keys.PublishableKey, SecretKey: st.Keys.SecretKey, JWTSecret: st.Keys.JWTSecret,
 		DatabaseURL: st.DatabaseURL, MailboxURL: st.MailboxURL(), LogDir: logDir, Ports: st.Ports,
+		Replicas: replicasOf(st, logDir),
 	})
 	if err != nil {
 		return fmt.Errorf("encode ready line: %w", err)
@@ -326,6 +348,16 @@ func printBanner(st stackconf.Stack, root, logDir string, took time.Duration) {
 	fmt.Fprintf(&b, "  Secret key        %s\n", st.Keys.SecretKey)
 	fmt.Fprintf(&b, "  Mailbox           %s  (confirmation and recovery mails)\n", st.MailboxURL())
 	fmt.Fprintf(&b, "  Service logs      %s\n", logDir)
+	if n := len(st.Ports.Of("rest")); n > 1 {
+		fmt.Fprintf(&b, "  Replicas          %d each of %s (logs <service>-1.log …)\n", n, strings.Join(stackconf.Replicated, ", "))
+		for _, svc := range stackconf.Replicated {
+			var ports []string
+			for _, p := range st.Ports.Of(svc) {
+				ports = append(ports, strconv.Itoa(p))
+			}
+			fmt.Fprintf(&b, "    %-9s       %s\n", svc, strings.Join(ports, ", "))
+		}
+	}
 	if logins, err := os.ReadFile(filepath.Join(root, "sql", "seed", "logins.txt")); err == nil {
 		fmt.Fprintf(&b, "\nDemo logins:\n")
 		for _, line := range strings.Split(strings.TrimSpace(string(logins)), "\n") {

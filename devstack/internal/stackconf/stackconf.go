@@ -15,14 +15,133 @@ import (
 // Ports of one stack. The defaults are Supabase's: the CLI's 54321 for the
 // gateway and 54322 for the database, and each upstream service's own port.
 type Ports struct {
+	// Rest, RPC, Auth, Realtime and Storage are each service's first (with
+	// one replica, only) port.
 	Gateway, Rest, RPC, Auth, Realtime, Storage int
 	// MailSMTP and MailWeb are the development mailbox (authsvc's devmail),
 	// on the Supabase CLI's Inbucket ports.
 	MailSMTP, MailWeb int
+	// More holds the ports of the second and later replicas of each
+	// replicated service, by service name (see Replicated); a service it
+	// does not name runs once. Of lists all of a service's ports. It is
+	// left out of JSON, so the ready line's "ports" keeps its shape.
+	More map[string][]int `json:"-"`
 }
 
 // DefaultPorts are used by `make run`.
 var DefaultPorts = Ports{Gateway: 54321, Rest: 3000, RPC: 3001, Auth: 9999, Realtime: 4000, Storage: 5000, MailSMTP: 54325, MailWeb: 54324}
+
+// Replicated names, in start order, the services that run as several
+// replicas when devstack is asked for more than one (-replicas,
+// DEVSTACK_REPLICAS): they keep nothing between requests that PostgreSQL
+// (or the shared storage root) does not hold. devmail and the gateway run
+// once.
+var Replicated = []string{"rest", "rpc", "authsvc", "realtime", "storage"}
+
+// MaxReplicas bounds the replicas of one service. With ReplicaPortStep
+// between them, the fixed ports of different services never meet below it
+// (rest's 3000+10k stays under realtime's 4000, and so on).
+const MaxReplicas = 16
+
+// ReplicaPortStep separates the fixed ports of one service's replicas
+// (WithReplicas): rest on 3000, 3010, 3020 …, authsvc on 9999, 10009 ….
+const ReplicaPortStep = 10
+
+// CheckReplicas reports whether n is a replica count devstack runs.
+func CheckReplicas(n int) error {
+	if n < 1 || n > MaxReplicas {
+		return fmt.Errorf("replicas: %d, want 1 to %d", n, MaxReplicas)
+	}
+	return nil
+}
+
+// field is the Ports field of service's first replica; nil for a name that
+// is not in Replicated.
+func (p *Ports) field(service string) *int {
+	switch service {
+	case "rest":
+		return &p.Rest
+	case "rpc":
+		return &p.RPC
+	case "authsvc":
+		return &p.Auth
+	case "realtime":
+		return &p.Realtime
+	case "storage":
+		return &p.Storage
+	}
+	return nil
+}
+
+// Of lists the ports of service's replicas in order, its field's port
+// first; nil for a service that is not replicated.
+func (p Ports) Of(service string) []int {
+	f := p.field(service)
+	if f == nil {
+		return nil
+	}
+	return append([]int{*f}, p.More[service]...)
+}
+
+// WithReplicas is p with n replicas of every replicated service, on fixed
+// ports (`make run`): replica k (from 1) of a service listens on its
+// field's port plus (k-1)*ReplicaPortStep.
+func (p Ports) WithReplicas(n int) (Ports, error) {
+	if err := CheckReplicas(n); err != nil {
+		return Ports{}, err
+	}
+	p.More = nil
+	if n == 1 {
+		return p, nil
+	}
+	p.More = make(map[string][]int, len(Replicated))
+	for _, svc := range Replicated {
+		base := *p.field(svc)
+		for k := 1; k < n; k++ {
+			p.More[svc] = append(p.More[svc], base+k*ReplicaPortStep)
+		}
+	}
+	return p, nil
+}
+
+// PickPorts draws the ports of a stack of n replicas from free (the
+// kernel's choice of a free loopback port, probed and released): the
+// gateway, the mailbox and every replica each get a distinct one. A probe
+// may hand out a port it gave before, so repeats are drawn again, up to a
+// bound.
+func PickPorts(n int, free func() (int, error)) (Ports, error) {
+	if err := CheckReplicas(n); err != nil {
+		return Ports{}, err
+	}
+	need := 3 + n*len(Replicated)
+	ports := make([]int, 0, need)
+	taken := make(map[int]bool, need)
+	for draws := 0; len(ports) < need; draws++ {
+		if draws == 4*need+16 {
+			return Ports{}, fmt.Errorf("pick %d distinct free ports: only %d after %d draws", need, len(ports), draws)
+		}
+		port, err := free()
+		if err != nil {
+			return Ports{}, err
+		}
+		if port > 0 && !taken[port] {
+			taken[port] = true
+			ports = append(ports, port)
+		}
+	}
+	p := Ports{Gateway: ports[0], MailSMTP: ports[1], MailWeb: ports[2]}
+	if n > 1 {
+		p.More = make(map[string][]int, len(Replicated))
+	}
+	for i, svc := range Replicated {
+		own := ports[3+i*n : 3+(i+1)*n]
+		*p.field(svc) = own[0]
+		if n > 1 {
+			p.More[svc] = own[1:]
+		}
+	}
+	return p, nil
+}
 
 // Keys are the secrets every service shares.
 type Keys struct {
@@ -75,27 +194,88 @@ func local(port int) string { return "http://127.0.0.1:" + strconv.Itoa(port) }
 // KEJANEST_STORAGE_STORAGE_BACKEND=s3.
 const OverridePrefix = "KEJANEST_"
 
-// Services returns the children in start order, with their environment;
-// overrides come from environ (os.Environ() in devstack).
-func (s Stack) Services(environ ...string) []supervise.Service {
-	svcs := s.services()
-	for i := range svcs {
-		prefix := OverridePrefix + strings.ToUpper(svcs[i].Name) + "_"
-		for _, kv := range environ {
-			if rest, ok := strings.CutPrefix(kv, prefix); ok && strings.Contains(rest, "=") {
-				svcs[i].Env = append(svcs[i].Env, rest)
-			}
-		}
-	}
-	return svcs
+// Instance is one child process of a service.
+type Instance struct {
+	Service string // the service: a binary in BinDir and its override prefix
+	// Name is the child's name in devstack's log and the name of its log
+	// file: the service's name, or name-k (k from 1) for the replicas of
+	// a service that runs several.
+	Name string
+	Port int // the port it serves on (for devmail, its web page)
 }
 
-func (s Stack) services() []supervise.Service {
+// Instances lists the children of service in start order: one per replica
+// of a replicated service, else one.
+func (s Stack) Instances(service string) []Instance {
+	ports := s.Ports.Of(service)
+	switch service {
+	case "devmail":
+		ports = []int{s.Ports.MailWeb}
+	case "gateway":
+		ports = []int{s.Ports.Gateway}
+	}
+	out := make([]Instance, len(ports))
+	for i, port := range ports {
+		name := service
+		if len(ports) > 1 {
+			name = fmt.Sprintf("%s-%d", service, i+1)
+		}
+		out[i] = Instance{Service: service, Name: name, Port: port}
+	}
+	return out
+}
+
+// upstream is the gateway's value for service: the base URL of each of its
+// replicas, comma-separated.
+func (s Stack) upstream(service string) string {
+	var urls []string
+	for _, port := range s.Ports.Of(service) {
+		urls = append(urls, local(port))
+	}
+	return strings.Join(urls, ",")
+}
+
+// Services returns the children in start order, with their environment:
+// devmail, then every replica of rest, rpc, authsvc, realtime and storage
+// (each replica a child of its own, on its own port), then the gateway,
+// given each service's replicas as a comma list. Overrides come from
+// environ (os.Environ() in devstack) and reach every replica of their
+// service.
+func (s Stack) Services(environ ...string) []supervise.Service {
+	var out []supervise.Service
+	for _, t := range s.templates() {
+		prefix := OverridePrefix + strings.ToUpper(t.service) + "_"
+		var overrides []string
+		for _, kv := range environ {
+			if rest, ok := strings.CutPrefix(kv, prefix); ok && strings.Contains(rest, "=") {
+				overrides = append(overrides, rest)
+			}
+		}
+		for _, in := range s.Instances(t.service) {
+			out = append(out, supervise.Service{
+				Name:      in.Name,
+				Binary:    filepath.Join(s.BinDir, t.service),
+				Env:       append(t.env(in.Port), overrides...),
+				HealthURL: local(in.Port) + t.health,
+			})
+		}
+	}
+	return out
+}
+
+// template is how every child of one service is started: its environment
+// for the port it serves on, and its health path.
+type template struct {
+	service string
+	health  string
+	env     func(port int) []string
+}
+
+func (s Stack) templates() []template {
 	authenticator := s.AuthenticatorURL()
 	authAdmin := database.WithUser(s.DatabaseURL, "supabase_auth_admin", s.RolePasswords.AuthAdmin)
 	p := s.Ports
 	k := s.Keys
-	bin := func(name string) string { return filepath.Join(s.BinDir, name) }
 	pgrst := func(port int) []string {
 		return []string{
 			"PGRST_DB_URI=" + authenticator,
@@ -104,63 +284,78 @@ func (s Stack) services() []supervise.Service {
 			"PGRST_JWT_SECRET=" + k.JWTSecret,
 		}
 	}
-	return []supervise.Service{
+	return []template{
 		// Mail from authsvc lands here; the page lists it so a developer
 		// can follow confirmation links. Production uses a real SMTP server.
-		{Name: "devmail", Binary: bin("devmail"), Env: []string{
-			fmt.Sprintf("DEVMAIL_SMTP_ADDR=127.0.0.1:%d", p.MailSMTP),
-			fmt.Sprintf("DEVMAIL_WEB_ADDR=127.0.0.1:%d", p.MailWeb),
-		}, HealthURL: local(p.MailWeb) + "/health"},
-		{Name: "rest", Binary: bin("rest"), Env: pgrst(p.Rest), HealthURL: local(p.Rest) + "/ready"},
-		{Name: "rpc", Binary: bin("rpc"), Env: pgrst(p.RPC), HealthURL: local(p.RPC) + "/ready"},
-		{Name: "authsvc", Binary: bin("authsvc"), Env: []string{
-			"DATABASE_URL=" + authAdmin,
-			"GOTRUE_API_HOST=127.0.0.1",
-			"PORT=" + strconv.Itoa(p.Auth),
-			"GOTRUE_JWT_SECRET=" + k.JWTSecret,
-			"API_EXTERNAL_URL=" + s.GatewayURL(),
-			"GOTRUE_SITE_URL=" + s.GatewayURL(),
-			"GOTRUE_SMTP_HOST=127.0.0.1",
-			"GOTRUE_SMTP_PORT=" + strconv.Itoa(p.MailSMTP),
-			"GOTRUE_SMTP_ADMIN_EMAIL=no-reply@kejanest.test",
-			// A developer re-sending a link should not wait a minute.
-			"GOTRUE_SMTP_MAX_FREQUENCY=1s",
-			// Phone sign-in works locally: the default SMS sender, log,
-			// writes each text with its code to .data/logs/authsvc.log.
-			"GOTRUE_EXTERNAL_PHONE_ENABLED=true",
-		}, HealthURL: local(p.Auth) + "/health"},
-		{Name: "realtime", Binary: bin("realtime"), Env: []string{
-			"DATABASE_URL=" + authenticator,
-			"REALTIME_HOST=127.0.0.1",
-			"PORT=" + strconv.Itoa(p.Realtime),
-			"API_JWT_SECRET=" + k.JWTSecret,
-			// The websocket's apikey query parameter may be an sb_ key.
-			"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
-			"SUPABASE_SECRET_KEY=" + k.SecretKey,
-		}, HealthURL: local(p.Realtime) + "/api/health"},
-		{Name: "storage", Binary: bin("storage"), Env: []string{
-			"DATABASE_URL=" + authenticator,
-			"SERVER_HOST=127.0.0.1",
-			"SERVER_PORT=" + strconv.Itoa(p.Storage),
-			"AUTH_JWT_SECRET=" + k.JWTSecret,
-			"ANON_KEY=" + k.AnonKey,
-			"SERVICE_KEY=" + k.ServiceRoleKey,
-			"STORAGE_BACKEND=file",
-			"FILE_STORAGE_BACKEND_PATH=" + s.StorageDir,
-		}, HealthURL: local(p.Storage) + "/status"},
-		{Name: "gateway", Binary: bin("gateway"), Env: []string{
-			fmt.Sprintf("GATEWAY_LISTEN=127.0.0.1:%d,[::1]:%d", p.Gateway, p.Gateway),
-			"REST_URL=" + local(p.Rest),
-			"RPC_URL=" + local(p.RPC),
-			"AUTH_URL=" + local(p.Auth),
-			"REALTIME_URL=" + local(p.Realtime),
-			"STORAGE_URL=" + local(p.Storage),
-			"FRONTEND_DIR=" + filepath.Join(s.Root, "frontend", "dist"),
-			"JWT_SECRET=" + k.JWTSecret,
-			"ANON_KEY=" + k.AnonKey,
-			"SERVICE_ROLE_KEY=" + k.ServiceRoleKey,
-			"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
-			"SUPABASE_SECRET_KEY=" + k.SecretKey,
-		}, HealthURL: local(p.Gateway) + "/health"},
+		{"devmail", "/health", func(int) []string {
+			return []string{
+				fmt.Sprintf("DEVMAIL_SMTP_ADDR=127.0.0.1:%d", p.MailSMTP),
+				fmt.Sprintf("DEVMAIL_WEB_ADDR=127.0.0.1:%d", p.MailWeb),
+			}
+		}},
+		{"rest", "/ready", pgrst},
+		{"rpc", "/ready", pgrst},
+		{"authsvc", "/health", func(port int) []string {
+			return []string{
+				"DATABASE_URL=" + authAdmin,
+				"GOTRUE_API_HOST=127.0.0.1",
+				"PORT=" + strconv.Itoa(port),
+				"GOTRUE_JWT_SECRET=" + k.JWTSecret,
+				"API_EXTERNAL_URL=" + s.GatewayURL(),
+				"GOTRUE_SITE_URL=" + s.GatewayURL(),
+				"GOTRUE_SMTP_HOST=127.0.0.1",
+				"GOTRUE_SMTP_PORT=" + strconv.Itoa(p.MailSMTP),
+				"GOTRUE_SMTP_ADMIN_EMAIL=no-reply@kejanest.test",
+				// A developer re-sending a link should not wait a minute.
+				"GOTRUE_SMTP_MAX_FREQUENCY=1s",
+				// Phone sign-in works locally: the default SMS sender, log,
+				// writes each text with its code to the replica's log
+				// (.data/logs/authsvc.log with one replica).
+				"GOTRUE_EXTERNAL_PHONE_ENABLED=true",
+			}
+		}},
+		{"realtime", "/api/health", func(port int) []string {
+			return []string{
+				"DATABASE_URL=" + authenticator,
+				"REALTIME_HOST=127.0.0.1",
+				"PORT=" + strconv.Itoa(port),
+				"API_JWT_SECRET=" + k.JWTSecret,
+				// The websocket's apikey query parameter may be an sb_ key.
+				"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
+				"SUPABASE_SECRET_KEY=" + k.SecretKey,
+			}
+		}},
+		{"storage", "/status", func(port int) []string {
+			return []string{
+				"DATABASE_URL=" + authenticator,
+				"SERVER_HOST=127.0.0.1",
+				"SERVER_PORT=" + strconv.Itoa(port),
+				"AUTH_JWT_SECRET=" + k.JWTSecret,
+				"ANON_KEY=" + k.AnonKey,
+				"SERVICE_KEY=" + k.ServiceRoleKey,
+				// Every replica shares the one root: an upload is written
+				// to a temporary file and renamed into place under a key
+				// of its own version, and the metadata is in PostgreSQL,
+				// so replicas on one disk never see each other's halves.
+				"STORAGE_BACKEND=file",
+				"FILE_STORAGE_BACKEND_PATH=" + s.StorageDir,
+			}
+		}},
+		{"gateway", "/health", func(int) []string {
+			return []string{
+				fmt.Sprintf("GATEWAY_LISTEN=127.0.0.1:%d,[::1]:%d", p.Gateway, p.Gateway),
+				"REST_URL=" + s.upstream("rest"),
+				"RPC_URL=" + s.upstream("rpc"),
+				"AUTH_URL=" + s.upstream("authsvc"),
+				"REALTIME_URL=" + s.upstream("realtime"),
+				"STORAGE_URL=" + s.upstream("storage"),
+				"FRONTEND_DIR=" + filepath.Join(s.Root, "frontend", "dist"),
+				"JWT_SECRET=" + k.JWTSecret,
+				"ANON_KEY=" + k.AnonKey,
+				"SERVICE_ROLE_KEY=" + k.ServiceRoleKey,
+				"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
+				"SUPABASE_SECRET_KEY=" + k.SecretKey,
+			}
+		}},
 	}
 }
