@@ -1,7 +1,8 @@
 // Command authsvc serves the Supabase Auth (GoTrue)-compatible API
 // (/auth/v1/* behind the gateway) and sends the contact-verification codes
-// queued in app_private.verification_outbox (internal/outbox). It is
-// configured from the environment (see internal/config) and stops
+// queued in app_private.verification_outbox (internal/outbox); it deletes
+// expired rate-limit buckets from auth.rate_limits (internal/ratelimit). It
+// is configured from the environment (see internal/config) and stops
 // gracefully on SIGINT or SIGTERM.
 package main
 
@@ -18,6 +19,7 @@ import (
 	"github.com/kejanest/kejanest/authsvc/internal/mailer"
 	"github.com/kejanest/kejanest/authsvc/internal/oidc"
 	"github.com/kejanest/kejanest/authsvc/internal/outbox"
+	"github.com/kejanest/kejanest/authsvc/internal/ratelimit"
 	"github.com/kejanest/kejanest/authsvc/internal/sms"
 	"github.com/kejanest/kejanest/authsvc/internal/store"
 	"github.com/kejanest/kejanest/authsvc/internal/tokens"
@@ -58,6 +60,17 @@ func run() int {
 		return 1
 	}
 	defer pool.Close()
+	// The rate limits' buckets (auth.rate_limits, shared by every replica)
+	// get a pool of their own: the email and SMS limits are checked inside
+	// transactions of the main pool, and must never wait for it. A check
+	// holds a connection for one short statement, so a few connections do.
+	limitPool, err := pgpool.New(context.Background(), cfg.DatabaseURL, pgpool.Options{AppName: "kejanest-" + service + "-ratelimit", MaxConns: 4})
+	if err != nil {
+		log.Error("open rate limit pool", "error", err.Error())
+		return 1
+	}
+	defer limitPool.Close()
+	limits := store.New(limitPool)
 
 	au := cfg.Auth
 	var mail mailer.Sender = &mailer.Log{Log: log}
@@ -76,16 +89,19 @@ func run() int {
 	}
 
 	st := store.New(pool)
-	// The outbox relay stops with the server (and before the pool closes),
-	// finishing the send in flight.
-	relayCtx, stopRelay := context.WithCancel(ctx)
+	// The outbox relay and the rate limits' sweeper stop with the server
+	// (and before the pools close), the relay finishing the send in flight.
+	bgCtx, stopBackground := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	defer func() { stopRelay(); wg.Wait() }()
+	defer func() { stopBackground(); wg.Wait() }()
 	relay := &outbox.Relay{Store: st, Mail: mail, SMS: text, Log: log,
 		PollInterval: au.VerificationOutbox.PollInterval, MaxAttempts: au.VerificationOutbox.MaxAttempts}
-	wg.Go(func() { _ = relay.Run(relayCtx) })
+	wg.Go(func() { _ = relay.Run(bgCtx) })
+	// Every replica sweeps expired buckets; whichever comes first deletes.
+	sweeper := &ratelimit.Sweeper{Store: limits, Log: log}
+	wg.Go(func() { _ = sweeper.Run(bgCtx) })
 
-	app := api.New(api.Deps{Config: cfg, Log: log, Store: st, Signer: signer, Mailer: mail, SMS: text, Google: google})
+	app := api.New(api.Deps{Config: cfg, Log: log, Store: st, RateLimits: limits, Signer: signer, Mailer: mail, SMS: text, Google: google})
 	if err := fiberserve.Serve(ctx, app, cfg.Addr(), log); err != nil {
 		log.Error("serve", "error", err.Error())
 		return 1

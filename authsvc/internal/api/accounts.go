@@ -207,8 +207,8 @@ func (a *API) checkFrequency(sentAt *time.Time, every time.Duration) error {
 // sendCodeMail creates the code, stores its hash and mails it with the
 // link. The caller saves u's *_sent_at afterwards.
 func (a *API) sendCodeMail(ctx context.Context, q *store.Q, u *store.User, m otpMail) error {
-	if !a.limits.email.Allow(m.address) {
-		return apierr.TooManyRequests(apierr.CodeOverEmailSendRateLimit, "Email rate limit exceeded")
+	if err := allow(ctx, a.limits.email, m.address, apierr.TooManyRequests(apierr.CodeOverEmailSendRateLimit, "Email rate limit exceeded")); err != nil {
+		return err
 	}
 	otp := crypto.OTP(a.cfg.Auth.MailerOTPLength)
 	hash := crypto.TokenHash(m.address, otp)
@@ -237,10 +237,15 @@ func (a *API) sendCodeMail(ctx context.Context, q *store.Q, u *store.User, m otp
 // pkcePrefix marks a link token whose verification answers with ?code=.
 const pkcePrefix = "pkce_"
 
+// errSMSRateLimited is GoTrue's answer once a number has had its texts.
+func errSMSRateLimited() error {
+	return apierr.TooManyRequests(apierr.CodeOverSMSSendRateLimit, "SMS rate limit exceeded")
+}
+
 // sendCodeSMS creates a phone code, stores its hash and texts it.
 func (a *API) sendCodeSMS(ctx context.Context, q *store.Q, u *store.User, ottType, phone, channel string) error {
-	if !a.limits.sms.Allow(phone) {
-		return apierr.TooManyRequests(apierr.CodeOverSMSSendRateLimit, "SMS rate limit exceeded")
+	if err := allow(ctx, a.limits.sms, phone, errSMSRateLimited()); err != nil {
+		return err
 	}
 	otp := crypto.OTP(a.cfg.Auth.SMS.OTPLength)
 	if err := q.SetOneTimeToken(ctx, &store.OneTimeToken{UserID: u.ID, Type: ottType, TokenHash: crypto.TokenHash(phone, otp), RelatesTo: phone, CreatedAt: a.now()}); err != nil {

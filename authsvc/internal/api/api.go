@@ -43,7 +43,14 @@ type Deps struct {
 	SMS    sms.Sender
 	// Google is the OIDC provider; nil when GOTRUE_EXTERNAL_GOOGLE is off.
 	Google *oidc.Provider
-	// Now is the clock; nil means time.Now.
+	// RateLimits keeps the rate limits' buckets, shared by every replica
+	// (auth.rate_limits); nil means Store. main gives it a pool of its own:
+	// the email and SMS limits are checked inside transactions, and a check
+	// that waited for a second connection of the same pool could wait
+	// forever once every connection is held by such a transaction.
+	RateLimits ratelimit.Store
+	// Now is the clock; nil means time.Now, and the database's clock for
+	// the rate limits.
 	Now func() time.Time
 }
 
@@ -65,7 +72,8 @@ type API struct {
 	}
 }
 
-// limiters are the per-IP and per-address rate limits.
+// limiters are the per-IP and per-address rate limits. Their buckets live
+// in the database, so every replica counts against the same budgets.
 type limiters struct {
 	token, verify, otp, mfa, anonymous *ratelimit.Limiter
 	email, sms                         *ratelimit.Limiter
@@ -113,14 +121,30 @@ func newAPI(d Deps) *API {
 	au := d.Config.Auth
 	a.tokens = &tokens.Service{Store: d.Store, Signer: a.signer, Issuer: a.issuer(), Exp: d.Config.JWTExp,
 		ReuseInterval: au.RefreshReuseInterval, Rotation: au.RefreshTokenRotation, Timebox: au.SessionTimebox, Now: a.now}
-	rl := au.RateLimits
-	a.limits = limiters{
-		token: ratelimit.New(rl.TokenRefresh, a.now), verify: ratelimit.New(rl.Verify, a.now),
-		otp: ratelimit.New(rl.OTP, a.now), mfa: ratelimit.New(rl.MFA, a.now), anonymous: ratelimit.New(rl.AnonymousUsers, a.now),
-		email: ratelimit.New(rl.EmailSent, a.now), sms: ratelimit.New(rl.SMSSent, a.now),
-		passwordSignIn: ratelimit.NewFailures(rl.PasswordSignIn, rl.PasswordSignInAccount, a.now),
-	}
+	a.limits = newLimiters(d, au.RateLimits)
 	return a
+}
+
+// newLimiters builds the limits over d's store, each named after its
+// GOTRUE_RATE_LIMIT_* setting (the namespace of its keys). The limiters
+// read d.Now, not time.Now: without a test clock they use the database's,
+// which every replica shares.
+func newLimiters(d Deps, rl config.RateLimits) limiters {
+	var st ratelimit.Store = d.RateLimits
+	if st == nil && d.Store != nil {
+		st = d.Store
+	}
+	now := d.Now
+	return limiters{
+		token:          ratelimit.New(st, "token_refresh", rl.TokenRefresh, now),
+		verify:         ratelimit.New(st, "verify", rl.Verify, now),
+		otp:            ratelimit.New(st, "otp", rl.OTP, now),
+		mfa:            ratelimit.New(st, "mfa", rl.MFA, now),
+		anonymous:      ratelimit.New(st, "anonymous_users", rl.AnonymousUsers, now),
+		email:          ratelimit.New(st, "email_sent", rl.EmailSent, now),
+		sms:            ratelimit.New(st, "sms_sent", rl.SMSSent, now),
+		passwordSignIn: ratelimit.NewFailures(st, rl.PasswordSignIn, rl.PasswordSignInAccount, now),
+	}
 }
 
 // issuer is the iss claim: the public auth URL.
@@ -182,18 +206,25 @@ func apiVersionHeader(c fiber.Ctx) error {
 // limit answers 429 over_request_rate_limit when the caller's IP is over l.
 func (a *API) limit(l *ratelimit.Limiter) fiber.Handler {
 	return func(c fiber.Ctx) error {
-		if err := allow(l, clientIP(c)); err != nil {
+		if err := allow(c.Context(), l, clientIP(c), errRateLimited()); err != nil {
 			return err
 		}
 		return c.Next()
 	}
 }
 
-// allow counts a request against key in l and is GoTrue's 429
-// over_request_rate_limit once key is over it.
-func allow(l *ratelimit.Limiter, key string) error {
-	if !l.Allow(key) {
-		return errRateLimited()
+// allow counts a request against key in l and returns over (GoTrue's 429)
+// once key is over it. A limit that cannot be checked (the database is
+// unreachable) refuses too, as an unexpected failure: every limited request
+// needs that database anyway, and what the limits guard (guesses, mail,
+// SMS) must not go unlimited.
+func allow(ctx context.Context, l *ratelimit.Limiter, key string, over error) error {
+	ok, err := l.Allow(ctx, key)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	if !ok {
+		return over
 	}
 	return nil
 }

@@ -46,8 +46,11 @@ type env struct {
 	sms   *sms.Memory
 	clock *testClock
 	store *store.Store
-	// dbURL connects as the superuser.
-	dbURL string
+	// limits keeps the rate limits' buckets, on a pool of its own as in
+	// main.
+	limits *store.Store
+	// dbURL connects as the superuser; authURL as authsvc does.
+	dbURL, authURL string
 }
 
 // newEnv starts authsvc on a fresh database; vars override the
@@ -67,14 +70,35 @@ func newEnv(t testing.TB, vars map[string]string) *env {
 		t.Fatal(err)
 	}
 	db := pgtest.New(t, pgtest.Options{})
-	pool, err := pgxpool.New(context.Background(), db.URLAs("supabase_auth_admin"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	e := &env{t: t, cfg: cfg, mail: &mailer.Memory{}, sms: &sms.Memory{}, clock: &testClock{t: time.Now().Truncate(time.Second)}, store: store.New(pool), dbURL: db.URL}
-	e.app = New(Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Store: e.store, Mailer: e.mail, SMS: e.sms, Now: e.clock.Now})
+	e := &env{t: t, cfg: cfg, mail: &mailer.Memory{}, sms: &sms.Memory{}, clock: &testClock{t: time.Now().Truncate(time.Second)},
+		dbURL: db.URL, authURL: db.URLAs("supabase_auth_admin")}
+	e.start()
 	return e
+}
+
+// start opens e's pools on e.authURL and builds its app.
+func (e *env) start() {
+	e.t.Helper()
+	open := func() *store.Store {
+		pool, err := pgxpool.New(context.Background(), e.authURL)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		e.t.Cleanup(pool.Close)
+		return store.New(pool)
+	}
+	e.store, e.limits = open(), open()
+	e.app = New(Deps{Config: e.cfg, Log: slog.New(slog.DiscardHandler), Store: e.store, RateLimits: e.limits, Mailer: e.mail, SMS: e.sms, Now: e.clock.Now})
+}
+
+// replica is a second authsvc over e's database, as a second process
+// behind the gateway would be: its own pools and app, the same
+// configuration, clock, mail and SMS boxes.
+func (e *env) replica() *env {
+	e.t.Helper()
+	r := *e
+	r.start()
+	return &r
 }
 
 type resp struct {
@@ -95,6 +119,15 @@ func (e *env) do(method, target, bearer string, body any) resp {
 // doH is do with extra request headers.
 func (e *env) doH(method, target, bearer string, body any, headers map[string]string) resp {
 	e.t.Helper()
+	r, err := e.send(request(method, target, bearer, body, headers))
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, target, err)
+	}
+	return r
+}
+
+// request builds a request with the auth-js headers.
+func request(method, target, bearer string, body any, headers map[string]string) *http.Request {
 	var rd io.Reader
 	if raw, ok := body.([]byte); ok {
 		rd = bytes.NewReader(raw)
@@ -111,9 +144,15 @@ func (e *env) doH(method, target, bearer string, body any, headers map[string]st
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
+	return req
+}
+
+// send runs req through the app; unlike do it never stops the test, so
+// other goroutines may call it.
+func (e *env) send(req *http.Request) (resp, error) {
 	res, err := e.app.Test(req, fiber.TestConfig{Timeout: 20 * time.Second, FailOnTimeout: true})
 	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, target, err)
+		return resp{}, err
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
@@ -121,7 +160,7 @@ func (e *env) doH(method, target, bearer string, body any, headers map[string]st
 	if len(b) > 0 && b[0] == '{' {
 		_ = json.Unmarshal(b, &r.body)
 	}
-	return r
+	return r, nil
 }
 
 // serviceKey is a service_role JWT like the stack's.

@@ -204,8 +204,8 @@ func (a *API) challengeFactor(c fiber.Ctx) error {
 					return apierr.TooManyRequests(apierr.CodeOverSMSSendRateLimit, "For security purposes, you can only request this after %d seconds.", int(next.Sub(now).Seconds()+0.999))
 				}
 			}
-			if !a.limits.sms.Allow(f.Phone) {
-				return apierr.TooManyRequests(apierr.CodeOverSMSSendRateLimit, "SMS rate limit exceeded")
+			if err := allow(ctx, a.limits.sms, f.Phone, errSMSRateLimited()); err != nil {
+				return err
 			}
 			code := crypto.OTP(a.cfg.Auth.MFA.PhoneOTPLength)
 			ch.OTPCode = crypto.TokenHash(ch.ID, code)

@@ -237,10 +237,10 @@ func (a *API) signupAnonymous(c fiber.Ctx, p signupParams) error {
 	if !a.cfg.Auth.AnonymousEnabled {
 		return apierr.Unprocessable(apierr.CodeAnonymousProviderDisabled, "Anonymous sign-ins are disabled")
 	}
-	if err := allow(a.limits.anonymous, clientIP(c)); err != nil {
+	ctx := c.Context()
+	if err := allow(ctx, a.limits.anonymous, clientIP(c), errRateLimited()); err != nil {
 		return err
 	}
-	ctx := c.Context()
 	var out any
 	err := a.tx(ctx, func(q *store.Q) error {
 		u := a.newUser("", "", "", p.Data)

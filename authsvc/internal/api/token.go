@@ -69,15 +69,16 @@ func (a *API) passwordGrant(c fiber.Ctx, p tokenParams) error {
 		return apierr.BadRequest(apierr.CodeValidationFailed, "missing email or phone")
 	}
 	// Counted as a failure unless the password turns out right; decided
-	// before the lookup, so unknown addresses answer alike.
-	attempt, ok := a.limits.passwordSignIn.Begin(account, ratelimit.Source(clientIP(c)))
+	// before the lookup, so unknown addresses answer alike. A guard that
+	// cannot count (the database is unreachable) refuses: fail closed.
+	attempt, ok, err := a.limits.passwordSignIn.Begin(ctx, account, ratelimit.Source(clientIP(c)))
+	if err != nil {
+		return apierr.Internal(err)
+	}
 	if !ok {
 		return errRateLimited()
 	}
-	var (
-		u   *store.User
-		err error
-	)
+	var u *store.User
 	if p.Email != "" {
 		u, err = a.store.UserByEmail(ctx, p.Email)
 	} else {
@@ -95,7 +96,10 @@ func (a *API) passwordGrant(c fiber.Ctx, p tokenParams) error {
 	if !crypto.CheckPassword(u.EncryptedPassword, p.Password) {
 		return errInvalidCredentials
 	}
-	attempt.Succeeded()
+	if err := attempt.Succeeded(ctx); err != nil {
+		// The attempt stays counted as a failure; the sign-in goes on.
+		a.log.WarnContext(ctx, "password sign-in limit", "error", err.Error())
+	}
 	if p.Email != "" && u.EmailConfirmedAt == nil && !a.cfg.Auth.MailerAutoconfirm {
 		return apierr.BadRequest(apierr.CodeEmailNotConfirmed, "Email not confirmed")
 	}

@@ -1,12 +1,15 @@
 package ratelimit
 
 import (
+	"context"
+	"fmt"
 	"net/netip"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/kejanest/kejanest/authsvc/internal/config"
+	"github.com/kejanest/kejanest/authsvc/internal/store"
 )
 
 // OverCapTries is how many times a source may have failed at an account,
@@ -40,43 +43,32 @@ const OverCapTries = 3
 // see Source) plus the cap's refill once it is over. An attempt is counted
 // before the password is checked and refunded if it succeeds, so parallel
 // requests cannot overrun either budget. A rate with Events <= 0 turns that
-// budget off. Failures is safe for concurrent use.
+// budget off. The counts live in the Store, for every replica together;
+// Failures is safe for concurrent use.
 type Failures struct {
 	perSource, perAccount config.Rate
+	store                 Store
 	now                   func() time.Time
-	mu                    sync.Mutex
-	sources               map[sourceKey]*sourceState
-	accounts              map[string]*bucket
-	sweep                 time.Time
 }
 
-type sourceKey struct{ account, source string }
+// The names of the two budgets' keys in the Store (see Limiter's name).
+const (
+	perSourceName  = "password_sign_in"
+	perAccountName = "password_sign_in_account"
+)
 
-// sourceState is one (account, source) pair.
-type sourceState struct {
-	bucket // its own budget (perSource)
-	// recent counts failures since the source last paused for a whole
-	// perAccount window; lastFailure is the newest.
-	recent      int
-	lastFailure time.Time
-}
-
-// NewFailures returns a guard with the two budgets; now nil means
-// time.Now.
-func NewFailures(perSource, perAccount config.Rate, now func() time.Time) *Failures {
-	if now == nil {
-		now = time.Now
-	}
-	return &Failures{perSource: perSource, perAccount: perAccount, now: now,
-		sources: map[sourceKey]*sourceState{}, accounts: map[string]*bucket{}}
+// NewFailures returns a guard with the two budgets over st; now nil means
+// the store's clock.
+func NewFailures(st Store, perSource, perAccount config.Rate, now func() time.Time) *Failures {
+	return &Failures{perSource: perSource, perAccount: perAccount, store: st, now: now}
 }
 
 // Attempt is one password check that Failures.Begin let through. It counts
 // as a failure of its source at its account unless Succeeded is called, so
 // every way out of a sign-in other than success is a failure.
 type Attempt struct {
-	f   *Failures
-	key sourceKey
+	f                   *Failures
+	pairKey, accountKey string
 	// charged: the attempt took a token from the account's cap.
 	charged bool
 }
@@ -84,98 +76,48 @@ type Attempt struct {
 // Begin decides whether source may check a password for account now and,
 // if so, counts the attempt as a failure until Succeeded says otherwise.
 // Call it before looking the account up, so that the answer is the same for
-// addresses that have no account.
-func (f *Failures) Begin(account, source string) (Attempt, bool) {
+// addresses that have no account. An error means the store could not say;
+// the caller refuses the attempt (fails closed).
+func (f *Failures) Begin(ctx context.Context, account, source string) (Attempt, bool, error) {
 	if f == nil || (!on(f.perSource) && !on(f.perAccount)) {
-		return Attempt{}, true
+		return Attempt{}, true, nil
 	}
-	now := f.now()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.sweepLocked(now)
-
-	key := sourceKey{account, source}
-	s, known := f.sources[key]
-	if !known {
-		s = &sourceState{bucket: bucket{tokens: f.perSource.Events, last: now}}
+	c := store.SignInCheck{
+		// The pair's subject is unambiguous: the account's length says
+		// where the source starts.
+		PairKey:      bucketKey(perSourceName, strconv.Itoa(len(account))+":"+account+source),
+		AccountKey:   bucketKey(perAccountName, account),
+		OverCapTries: OverCapTries,
+		At:           clockOf(f.now),
 	}
-	s.refill(f.perSource, now)
-	if on(f.perAccount) && now.Sub(s.lastFailure) >= f.perAccount.OverTime {
-		s.recent = 0
-	}
-	if on(f.perSource) && s.tokens < 1 {
-		return Attempt{}, false
-	}
-	var acct *bucket
-	if on(f.perAccount) {
-		var ok bool
-		if acct, ok = f.accounts[account]; !ok {
-			acct = &bucket{tokens: f.perAccount.Events, last: now}
-		}
-		acct.refill(f.perAccount, now)
-		if acct.tokens < 1 && s.recent >= OverCapTries {
-			return Attempt{}, false
-		}
-	}
-
 	if on(f.perSource) {
-		s.tokens--
+		c.SourceEvents, c.SourceWindow = f.perSource.Events, f.perSource.OverTime
 	}
-	s.recent++
-	s.lastFailure = now
-	if !known {
-		// Keys outlive the request; callers may pass strings that point
-		// into a reused request buffer.
-		key = sourceKey{strings.Clone(account), strings.Clone(source)}
-		f.sources[key] = s
+	if on(f.perAccount) {
+		c.AccountEvents, c.AccountWindow = f.perAccount.Events, f.perAccount.OverTime
 	}
-	a := Attempt{f: f, key: key}
-	if acct != nil {
-		if acct.tokens > -f.perAccount.Events {
-			acct.tokens--
-			a.charged = true
-		}
-		if _, ok := f.accounts[account]; !ok {
-			f.accounts[strings.Clone(account)] = acct
-		}
+	allowed, charged, err := f.store.BeginPasswordSignIn(ctx, c)
+	if err != nil {
+		return Attempt{}, false, fmt.Errorf("password sign-in limit: %w", err)
 	}
-	return a, true
+	if !allowed {
+		return Attempt{}, false, nil
+	}
+	return Attempt{f: f, pairKey: c.PairKey, accountKey: c.AccountKey, charged: charged}, true, nil
 }
 
 // Succeeded records that the attempt's password was right: the source's
 // count at the account starts afresh and the account's cap gets its token
-// back.
-func (a Attempt) Succeeded() {
+// back. If it fails, the attempt stays counted as a failure.
+func (a Attempt) Succeeded(ctx context.Context) error {
 	f := a.f
 	if f == nil {
-		return
+		return nil
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	delete(f.sources, a.key)
-	if b, ok := f.accounts[a.key.account]; ok && a.charged {
-		b.tokens = min(b.tokens+1, f.perAccount.Events)
+	if err := f.store.PasswordSignInSucceeded(ctx, a.pairKey, a.accountKey, a.charged, f.perAccount.Events); err != nil {
+		return fmt.Errorf("password sign-in limit: %w", err)
 	}
-}
-
-// sweepLocked forgets, at most once per window, the pairs and accounts
-// whose budgets have refilled and whose failures are no longer recent.
-func (f *Failures) sweepLocked(now time.Time) {
-	window := max(f.perSource.OverTime, f.perAccount.OverTime)
-	if now.Sub(f.sweep) <= window {
-		return
-	}
-	f.sweep = now
-	for k, s := range f.sources {
-		if now.Sub(s.lastFailure) >= window {
-			delete(f.sources, k)
-		}
-	}
-	for k, b := range f.accounts {
-		if b.tokens+now.Sub(b.last).Seconds()*perSecond(f.perAccount) >= f.perAccount.Events {
-			delete(f.accounts, k)
-		}
-	}
+	return nil
 }
 
 // Source is the key a client address counts under in Failures: an IPv4
@@ -197,13 +139,4 @@ func Source(ip string) string {
 		return ip
 	}
 	return p.String()
-}
-
-func on(r config.Rate) bool { return r.Events > 0 && r.OverTime > 0 }
-
-func perSecond(r config.Rate) float64 {
-	if !on(r) {
-		return 0
-	}
-	return r.Events / r.OverTime.Seconds()
 }

@@ -1,6 +1,8 @@
 package ratelimit
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -19,12 +21,12 @@ type try struct {
 	allowed bool   // Begin lets every repetition through
 }
 
-func rate(events float64, over time.Duration) config.Rate {
-	return config.Rate{Events: events, OverTime: over}
-}
-
+// TestFailures: the sign-in guard's rules, run by the SQL function with
+// the clock passed in. The cases share one database; each counts at
+// accounts of its own.
 func TestFailures(t *testing.T) {
 	t.Parallel()
+	st := newStores(t, 1)[0]
 	tests := []struct {
 		name                  string
 		perSource, perAccount config.Rate
@@ -144,24 +146,31 @@ func TestFailures(t *testing.T) {
 			name: "both off", tries: []try{{source: "a", times: 1000, allowed: true}},
 		},
 	}
-	for _, tt := range tests {
+	for c, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			ctx := context.Background()
 			now := time.Unix(1_000_000, 0)
-			f := NewFailures(tt.perSource, tt.perAccount, func() time.Time { return now })
+			f := NewFailures(st, tt.perSource, tt.perAccount, func() time.Time { return now })
 			for i, tr := range tt.tries {
 				now = now.Add(tr.wait)
 				account := tr.account
 				if account == "" {
 					account = "victim"
 				}
+				account = fmt.Sprint("case", c, ":", account)
 				for n := range max(tr.times, 1) {
-					a, ok := f.Begin(account, tr.source)
+					a, ok, err := f.Begin(ctx, account, tr.source)
+					if err != nil {
+						t.Fatal(err)
+					}
 					if ok != tr.allowed {
 						t.Fatalf("try %d (%s, repetition %d): allowed = %v, want %v", i, tr.source, n+1, ok, tr.allowed)
 					}
 					if ok && tr.right {
-						a.Succeeded()
+						if err := a.Succeeded(ctx); err != nil {
+							t.Fatal(err)
+						}
 					}
 				}
 			}
@@ -170,47 +179,60 @@ func TestFailures(t *testing.T) {
 }
 
 // TestFailuresParallel: attempts are counted before the password is
-// checked, so a burst of parallel guesses cannot overrun a budget.
+// checked, so a burst of parallel guesses spread over two replicas cannot
+// overrun a budget.
 func TestFailuresParallel(t *testing.T) {
 	t.Parallel()
-	f := NewFailures(rate(30, 5*time.Minute), rate(100, time.Hour), nil)
+	replicas := newStores(t, 2)
+	guards := []*Failures{
+		NewFailures(replicas[0], rate(30, 5*time.Minute), rate(100, time.Hour), nil),
+		NewFailures(replicas[1], rate(30, 5*time.Minute), rate(100, time.Hour), nil),
+	}
 	var (
 		wg      sync.WaitGroup
 		mu      sync.Mutex
 		allowed int
+		errs    []error
 	)
-	for range 200 {
+	for n := range 120 {
 		wg.Go(func() {
-			if _, ok := f.Begin("victim", "attacker"); ok {
-				mu.Lock()
+			_, ok, err := guards[n%2].Begin(context.Background(), "victim", "attacker")
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if ok {
 				allowed++
-				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
 	if allowed != 30 {
 		t.Errorf("%d parallel guesses let through, want 30", allowed)
 	}
-	if _, ok := f.Begin("victim", "owner"); !ok {
-		t.Error("owner refused")
+	if _, ok, err := guards[1].Begin(context.Background(), "victim", "owner"); !ok || err != nil {
+		t.Errorf("owner refused: %v", err)
 	}
 }
 
-// TestFailuresForgets: the maps are swept once budgets have refilled.
-func TestFailuresForgets(t *testing.T) {
+// TestFailuresKeys: an account and a source cannot be cut differently to
+// reach another pair's bucket.
+func TestFailuresKeys(t *testing.T) {
 	t.Parallel()
-	now := time.Unix(1_000_000, 0)
-	f := NewFailures(rate(3, 5*time.Minute), rate(10, time.Hour), func() time.Time { return now })
-	for i := range 50 {
-		f.Begin("victim", fmt.Sprint("source-", i))
-	}
-	now = now.Add(3 * time.Hour)
-	f.Begin("someone", "x")
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.sources) != 1 || len(f.accounts) != 1 {
-		t.Errorf("after the sweep: %d pairs, %d accounts; want 1, 1", len(f.sources), len(f.accounts))
+	st := newStores(t, 1)[0]
+	ctx := context.Background()
+	f := NewFailures(st, rate(1, time.Hour), config.Rate{}, nil)
+	for _, try := range []struct {
+		account, source string
+		want            bool
+	}{{"email:a@b.c", "1.2.3.4", true}, {"email:a@b.c", "1.2.3.4", false}, {"email:a@b.c1", ".2.3.4", true}, {"email:a@b.", "c1.2.3.4", true}} {
+		if _, ok, err := f.Begin(ctx, try.account, try.source); err != nil || ok != try.want {
+			t.Fatalf("(%s, %s): %v, %v; want %v", try.account, try.source, ok, err, try.want)
+		}
 	}
 }
 
