@@ -338,9 +338,14 @@ create function app_private.refuse_suspended_writer() returns trigger
   set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  -- The raw subject, not auth.uid(): a token of another issuer may carry a
+  -- subject that is no uuid (storage serves such users), and casting it
+  -- would fail their every write. Only our own users, uuids, can be banned.
+  v_sub text := coalesce(nullif(current_setting('request.jwt.claim.sub', true), ''),
+                         nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub');
 begin
-  if v_uid is not null and exists (select 1 from auth.users u where u.id = v_uid and u.banned_until > now()) then
+  if v_sub ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+     and exists (select 1 from auth.users u where u.id = v_sub::uuid and u.banned_until > now()) then
     raise exception 'Your account is suspended' using errcode = '42501';
   end if;
   return null;

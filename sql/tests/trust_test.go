@@ -130,8 +130,11 @@ func TestSuspensionBitesAtOnce(t *testing.T) {
 	if r := e.try(bad.caller(), `select 1 from public.properties where id = $1`, property); r.Outcome() != one {
 		t.Errorf("the suspended user cannot read their own listing: %s", r.Outcome())
 	}
-	// Others write as before.
+	// Others write as before, also with a subject of another issuer (not a
+	// uuid), which the guard must not choke on.
 	ok(t, e.run(other.caller(), `update public.profiles set full_name = 'Still Fine' where id = $1`, other.ID))
+	foreign := Caller{Role: "authenticated", UserID: "auth0|64b7f1c2e4a1"}
+	ok(t, e.try(foreign, `update public.properties set title = title where false`))
 
 	ok(t, e.run(admin.caller(), `select public.unsuspend_user($1, $2)`, bad.ID, admin.ID))
 	e.scalar(t, &status, `select status from public.p2p_offers where id = $1`, offer)
