@@ -95,6 +95,7 @@ func run() int {
 	svc := &objects.Service{
 		DB: db.New(pool), Backend: store, Signer: signer,
 		FileSizeLimit: int64(cfg.FileSizeLimit), Log: log,
+		Images: objects.NewImageBudget(int64(cfg.ImageMemoryLimit), cfg.ImageQueueTimeout),
 	}
 	app := httpapi.New(httpapi.Deps{
 		Log: log, FileSizeLimit: cfg.FileSizeLimit, Service: svc, Verifier: verifier,

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -25,6 +26,13 @@ const (
 // minJWTSecretLen is the shortest HMAC secret accepted.
 const minJWTSecretLen = 32
 
+// Defaults of the image memory budget; objects.DefaultImageMemoryLimit and
+// objects.DefaultImageQueueTimeout are the same (config_test checks).
+const (
+	DefaultImageMemoryLimit  = 256 << 20
+	DefaultImageQueueTimeout = 30 * time.Second
+)
+
 // Config is the storage service's whole configuration, under Supabase
 // Storage's own variable names (supabase/storage src/config.ts). The
 // defaults reproduce the Supabase CLI's local stack with a local directory
@@ -40,6 +48,8 @@ const minJWTSecretLen = 32
 //	STORAGE_BACKEND                                          file                                                             file or s3
 //	FILE_STORAGE_BACKEND_PATH                                .data/storage                                                    root directory of the file backend
 //	FILE_SIZE_LIMIT                                          52428800                                                         largest object, in bytes
+//	IMAGE_PROCESSING_MEMORY_LIMIT                            268435456                                                        bytes image uploads may hold at once while decoded, re-encoded or held whole
+//	IMAGE_PROCESSING_QUEUE_TIMEOUT                           30                                                               how long an image upload waits for that memory (seconds, or a Go duration) before SlowDown (429)
 //	STORAGE_S3_BUCKET                                        ""                                                               s3 backend: bucket (required)
 //	STORAGE_S3_ENDPOINT                                      ""                                                               s3 backend: endpoint URL; empty is AWS
 //	STORAGE_S3_REGION                                        ""                                                               s3 backend: region
@@ -65,6 +75,13 @@ type Config struct {
 	FilePath string
 	// FileSizeLimit is the largest object in bytes (FILE_SIZE_LIMIT).
 	FileSizeLimit int
+	// ImageMemoryLimit is the memory, in bytes, that image uploads may
+	// hold at once (IMAGE_PROCESSING_MEMORY_LIMIT); an image that alone
+	// needs more is refused.
+	ImageMemoryLimit int
+	// ImageQueueTimeout is how long an image upload waits for its memory
+	// before it is refused with SlowDown (IMAGE_PROCESSING_QUEUE_TIMEOUT).
+	ImageQueueTimeout time.Duration
 	// S3 settings (STORAGE_S3_BUCKET, STORAGE_S3_ENDPOINT,
 	// STORAGE_S3_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
 	S3Bucket, S3Endpoint, S3Region     string
@@ -93,6 +110,8 @@ func Load(r *envconf.Reader) (Config, error) {
 		Backend:            strings.ToLower(r.String(BackendFile, "STORAGE_BACKEND")),
 		FilePath:           r.String(".data/storage", "FILE_STORAGE_BACKEND_PATH"),
 		FileSizeLimit:      r.Int(50*1024*1024, "FILE_SIZE_LIMIT"),
+		ImageMemoryLimit:   r.Int(DefaultImageMemoryLimit, "IMAGE_PROCESSING_MEMORY_LIMIT"),
+		ImageQueueTimeout:  r.Duration(DefaultImageQueueTimeout, "IMAGE_PROCESSING_QUEUE_TIMEOUT"),
 		S3Bucket:           r.String("", "STORAGE_S3_BUCKET"),
 		S3Endpoint:         r.String("", "STORAGE_S3_ENDPOINT"),
 		S3Region:           r.String("", "STORAGE_S3_REGION"),
@@ -123,6 +142,12 @@ func (c Config) Validate() error {
 	}
 	if c.FileSizeLimit < 1 {
 		errs = append(errs, fmt.Errorf("FILE_SIZE_LIMIT: %d, want a positive number of bytes", c.FileSizeLimit))
+	}
+	if c.ImageMemoryLimit < 1 {
+		errs = append(errs, fmt.Errorf("IMAGE_PROCESSING_MEMORY_LIMIT: %d, want a positive number of bytes", c.ImageMemoryLimit))
+	}
+	if c.ImageQueueTimeout < 0 {
+		errs = append(errs, fmt.Errorf("IMAGE_PROCESSING_QUEUE_TIMEOUT: %s, want zero or more", c.ImageQueueTimeout))
 	}
 	switch c.Backend {
 	case BackendFile:

@@ -5,9 +5,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
+	"github.com/kejanest/kejanest/storage/internal/objects"
 )
 
 const goodSecret = "a-production-secret-that-is-long-enough-0123456789"
@@ -41,6 +43,9 @@ func TestLoad(t *testing.T) {
 		FilePath:      ".data/storage",
 		FileSizeLimit: 52428800,
 		LogLevel:      "info",
+
+		ImageMemoryLimit:  268435456,
+		ImageQueueTimeout: 30 * time.Second,
 	}
 	tests := []struct {
 		name    string
@@ -73,6 +78,13 @@ func TestLoad(t *testing.T) {
 		{name: "production with real secrets", env: prodKeys, want: func(c *Config) {
 			c.Production, c.JWTSecret, c.AnonKey, c.ServiceKey = true, goodSecret, "anon-prod", "service-prod"
 		}},
+		{name: "image memory and queue", env: map[string]string{"IMAGE_PROCESSING_MEMORY_LIMIT": "67108864", "IMAGE_PROCESSING_QUEUE_TIMEOUT": "5"},
+			want: func(c *Config) { c.ImageMemoryLimit, c.ImageQueueTimeout = 64<<20, 5*time.Second }},
+		{name: "image queue as a duration, none", env: map[string]string{"IMAGE_PROCESSING_QUEUE_TIMEOUT": "0s"},
+			want: func(c *Config) { c.ImageQueueTimeout = 0 }},
+		{name: "image memory zero", env: map[string]string{"IMAGE_PROCESSING_MEMORY_LIMIT": "0"}, wantErr: "IMAGE_PROCESSING_MEMORY_LIMIT: 0"},
+		{name: "image memory with unit", env: map[string]string{"IMAGE_PROCESSING_MEMORY_LIMIT": "256MB"}, wantErr: "IMAGE_PROCESSING_MEMORY_LIMIT"},
+		{name: "image queue negative", env: map[string]string{"IMAGE_PROCESSING_QUEUE_TIMEOUT": "-1s"}, wantErr: "IMAGE_PROCESSING_QUEUE_TIMEOUT: -1s"},
 		{name: "port not a number", env: map[string]string{"SERVER_PORT": "five"}, wantErr: `SERVER_PORT: "five" is not an integer`},
 		{name: "port out of range", env: map[string]string{"SERVER_PORT": "-1"}, wantErr: "SERVER_PORT: -1 is not a port"},
 		{name: "bad database url", env: map[string]string{"DATABASE_URL": "postgres://a@h:p/db"}, wantErr: "DATABASE_URL"},
@@ -109,6 +121,16 @@ func TestLoad(t *testing.T) {
 				t.Errorf("config = %+v\nwant     %+v", c, want)
 			}
 		})
+	}
+}
+
+// TestImageDefaults: the budget a Service makes when none is configured is
+// the one the configuration documents.
+func TestImageDefaults(t *testing.T) {
+	t.Parallel()
+	if DefaultImageMemoryLimit != objects.DefaultImageMemoryLimit || DefaultImageQueueTimeout != objects.DefaultImageQueueTimeout {
+		t.Errorf("config defaults %d, %s; objects defaults %d, %s", DefaultImageMemoryLimit, DefaultImageQueueTimeout,
+			objects.DefaultImageMemoryLimit, objects.DefaultImageQueueTimeout)
 	}
 }
 

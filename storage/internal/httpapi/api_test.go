@@ -57,6 +57,13 @@ type testAPI struct {
 // service's limit and the HTTP body limit both come from it.
 func newTestAPI(t *testing.T, fileSizeLimit int) *testAPI {
 	t.Helper()
+	return newTestAPIImages(t, fileSizeLimit, nil)
+}
+
+// newTestAPIImages is newTestAPI with the given image memory budget (nil:
+// the default).
+func newTestAPIImages(t *testing.T, fileSizeLimit int, images *objects.ImageBudget) *testAPI {
+	t.Helper()
 	pdb := pgtest.New(t, pgtest.Options{})
 	pool, err := pgxpool.New(context.Background(), pdb.URLAs("authenticator"))
 	if err != nil {
@@ -77,7 +84,7 @@ func newTestAPI(t *testing.T, fileSizeLimit int) *testAPI {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	svc := &objects.Service{DB: db.New(pool), Backend: be, Signer: signer, FileSizeLimit: int64(fileSizeLimit), Log: log}
+	svc := &objects.Service{DB: db.New(pool), Backend: be, Signer: signer, FileSizeLimit: int64(fileSizeLimit), Images: images, Log: log}
 	app := New(Deps{Log: log, FileSizeLimit: fileSizeLimit, Service: svc, Verifier: verifier})
 	exp := time.Now().Add(time.Hour).Unix()
 	serviceKey, _ := jwtverify.SignHS256(map[string]any{"role": "service_role", "exp": exp}, []byte(devkeys.JWTSecret))

@@ -30,6 +30,10 @@ func uploadRequest(c fiber.Ctx, bucket, name string) (objects.Upload, error) {
 	ct := strings.Clone(c.Get(fiber.HeaderContentType))
 	mt, params, _ := mime.ParseMediaType(ct)
 	if mt == "multipart/form-data" && params["boundary"] != "" {
+		// The file part is shorter than the whole request.
+		if n := c.Request().Header.ContentLength(); n > 0 {
+			u.MaxLength = int64(n)
+		}
 		mr := multipart.NewReader(in, params["boundary"])
 		for {
 			p, err := mr.NextPart()

@@ -2,6 +2,7 @@ package objects
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -48,10 +49,13 @@ func gifRefused(format string, args ...any) error {
 	return storageerr.ImageRefused(http.StatusUnprocessableEntity, "image could not be decoded: gif: "+fmt.Sprintf(format, args...))
 }
 
-// sanitizeGIF reads one GIF file from r, refuses it if malformed or of
-// absurd declared dimensions, and returns it without comment, plain text
-// and application extensions other than the animation loop's.
-func sanitizeGIF(r io.Reader) (io.Reader, error) {
+// sanitizeGIF reads one GIF file from r (at most maxLen bytes), refuses it
+// if malformed or of absurd declared dimensions, and returns it without
+// comment, plain text and application extensions other than the
+// animation loop's. Nothing in its header gives its length, so it is held
+// in one buffer of the most it may be (maxLen, at most maxHeldImageBytes),
+// those bytes taken from budget until Close.
+func sanitizeGIF(ctx context.Context, budget *ImageBudget, r io.Reader, maxLen int64) (io.ReadCloser, error) {
 	var hdr [gifHeaderLen]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -63,22 +67,31 @@ func sanitizeGIF(r io.Reader) (io.Reader, error) {
 	if err := gifScreen(hdr[:]); err != nil {
 		return nil, err
 	}
-	// Read one byte past the bound so a larger file is seen; the buffer
-	// grows with the bytes actually sent.
-	var file bytes.Buffer
-	file.Write(hdr[:])
-	if _, err := file.ReadFrom(io.LimitReader(r, maxHeldImageBytes-gifHeaderLen+1)); err != nil {
+	// Hold one byte past the bound so a larger file is seen.
+	bound := min(int64(maxHeldImageBytes), maxLen)
+	file, g, err := holdImage(ctx, budget, r, hdr[:], bound+1)
+	if err != nil {
+		var e *storageerr.Error
+		if errors.As(err, &e) {
+			return nil, e
+		}
 		return nil, fmt.Errorf("read gif: %w", err)
 	}
-	if file.Len() > maxHeldImageBytes {
+	switch {
+	case int64(len(file)) > maxLen:
+		g.release()
+		return nil, storageerr.EntityTooLarge()
+	case len(file) > maxHeldImageBytes:
+		g.release()
 		return nil, storageerr.ImageRefused(http.StatusUnprocessableEntity,
 			"GIF image of more than "+strconv.Itoa(maxHeldImageBytes)+" bytes exceeds the limit ("+strconv.Itoa(maxHeldImageBytes)+" bytes)")
 	}
-	out, err := stripGIF(file.Bytes())
+	out, err := stripGIF(file)
 	if err != nil {
+		g.release()
 		return nil, err
 	}
-	return bytes.NewReader(out), nil
+	return heldImage{Reader: bytes.NewReader(out), g: g}, nil
 }
 
 // gifScreen checks the signature and the logical screen size of the GIF

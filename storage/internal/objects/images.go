@@ -70,28 +70,32 @@ func CheckDimensions(w, h int) error {
 // frames are dimension-checked. Errors surface as *storageerr.Error for
 // bad images.
 //
+// Memory: before an image is decoded or held, its cost (imagecost.go: the
+// decoded pixels, the decoder's and encoder's buffers, the held bytes) is
+// taken from budget, waiting for it at most until ctx is done or the
+// budget's queue timeout passes; the units come back when the re-encoder
+// ends or the held bytes are closed. maxLen bounds the bytes r can still
+// deliver (the announced length or the size limit): a held image is read
+// into one buffer of at most that size.
+//
 // The caller must Close the result on every path, and before it reads r
 // again: Close stops a re-encoder that was not read to the end (a failed
 // backend write) and waits for it, so no goroutine is left blocked on the
 // pipe holding the decoded image, and none reads r once Close returns.
-func Sanitize(r io.Reader, contentType string) (io.ReadCloser, error) {
+func Sanitize(ctx context.Context, budget *ImageBudget, r io.Reader, contentType string, maxLen int64) (io.ReadCloser, error) {
 	t := BaseType(contentType)
-	if t == "image/webp" || t == "image/gif" {
-		strip := sanitizeWebP
-		if t == "image/gif" {
-			strip = sanitizeGIF
-		}
-		out, err := strip(r)
-		if err != nil {
-			return nil, err
-		}
-		return io.NopCloser(out), nil
-	}
-	if t != "image/jpeg" && t != "image/png" {
+	switch t {
+	case "image/webp":
+		return sanitizeWebP(ctx, budget, r, maxLen)
+	case "image/gif":
+		return sanitizeGIF(ctx, budget, r, maxLen)
+	case "image/jpeg", "image/png":
+	default:
 		return io.NopCloser(r), nil
 	}
 	var head bytes.Buffer
-	cfg, format, err := image.DecodeConfig(io.TeeReader(io.LimitReader(r, maxImageHeader), &head))
+	tee := io.TeeReader(io.LimitReader(r, maxImageHeader), &head)
+	cfg, format, err := image.DecodeConfig(tee)
 	if err != nil {
 		return nil, storageerr.ImageRefused(http.StatusUnprocessableEntity, "image could not be decoded: "+err.Error())
 	}
@@ -101,12 +105,70 @@ func Sanitize(r io.Reader, contentType string) (io.ReadCloser, error) {
 	if "image/"+format != t {
 		return nil, storageerr.InvalidMimeType(t)
 	}
-	whole := io.MultiReader(&head, r)
+	var cost int64
 	orientation := 1
+	var whole io.Reader
 	if t == "image/jpeg" {
 		orientation = exifOrientation(head.Bytes())
+		l, ok := parseJPEGLayout(head.Bytes())
+		whole = io.MultiReader(&head, r)
+		switch {
+		case !ok:
+			cost = jpegWorstBytes(cfg.Width, cfg.Height)
+		case l.nComp == 3 && !l.rgb():
+			// Costed as YCbCr: a later marker must not make it RGB.
+			whole = &jpegMarkerGuard{r: whole, skip: int64(l.end)}
+			fallthrough
+		default:
+			cost = l.decodeBytes() + l.orientBytes(orientation)
+		}
+		cost += jpegEncodeOverhead
+	} else {
+		// Read on to the first IDAT chunk: a tRNS chunk makes a grayscale
+		// image NRGBA.
+		l := readPNGLayout(io.MultiReader(bytes.NewReader(head.Bytes()), tee))
+		whole = io.MultiReader(&head, r)
+		cost = l.decodeBytes(cfg.Width, cfg.Height) + pngEncodeBytes(cfg.Width)
 	}
-	return startReencoder(whole, t, orientation), nil
+	g, err := budget.acquire(ctx, cost+int64(head.Cap()))
+	if err != nil {
+		return nil, err
+	}
+	return startReencoder(whole, t, orientation, g), nil
+}
+
+// heldImage is an image held whole in memory; Close gives its bytes back
+// to the budget.
+type heldImage struct {
+	*bytes.Reader
+	g *imageGrant
+}
+
+// Close drops the held bytes and releases their units.
+func (h heldImage) Close() error {
+	h.Reader.Reset(nil)
+	h.g.release()
+	return nil
+}
+
+// holdImage takes n bytes from budget and reads hdr (already read) and
+// what follows it in r into one buffer of n bytes, stopping early at the
+// end of r. Reading into one buffer sized up front holds exactly what was
+// taken, where a growing one would hold up to twice as much while it
+// copies.
+func holdImage(ctx context.Context, budget *ImageBudget, r io.Reader, hdr []byte, n int64) ([]byte, *imageGrant, error) {
+	g, err := budget.acquire(ctx, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	buf := make([]byte, n)
+	copy(buf, hdr)
+	m, err := io.ReadFull(r, buf[len(hdr):])
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		g.release()
+		return nil, nil, err
+	}
+	return buf[:len(hdr)+m], g, nil
 }
 
 // errAbandoned ends a re-encoder whose output is no longer wanted.
@@ -121,12 +183,14 @@ type reencoder struct {
 }
 
 // startReencoder re-encodes in from a goroutine labelled storage=reencode,
-// so a goroutine dump shows what it is (and a test can count them).
-func startReencoder(in io.Reader, t string, orientation int) *reencoder {
+// so a goroutine dump shows what it is (and a test can count them). The
+// goroutine releases g when it ends, before done is closed.
+func startReencoder(in io.Reader, t string, orientation int, g *imageGrant) *reencoder {
 	pr, pw := io.Pipe()
 	re := &reencoder{PipeReader: pr, stop: make(chan struct{}), done: make(chan struct{})}
 	go pprof.Do(context.Background(), pprof.Labels("storage", "reencode"), func(context.Context) {
 		defer close(re.done)
+		defer g.release()
 		pw.CloseWithError(reencode(pw, stopReader{r: in, stop: re.stop}, t, orientation))
 	})
 	return re
@@ -134,7 +198,8 @@ func startReencoder(in io.Reader, t string, orientation int) *reencoder {
 
 // Close abandons the output: a decoder still reading fails at its next
 // read, an encoder blocked on the pipe fails its write. It returns once
-// the goroutine has, which may wait for a read of the upload in flight.
+// the goroutine has (and has given its memory back to the budget), which
+// may wait for a read of the upload in flight.
 func (re *reencoder) Close() error {
 	re.once.Do(func() { close(re.stop) })
 	re.PipeReader.CloseWithError(errAbandoned)

@@ -2,8 +2,10 @@ package objects
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -12,9 +14,19 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kejanest/kejanest/storage/internal/storageerr"
 )
+
+// testMaxLen is the most bytes a test upload can deliver.
+const testMaxLen = 1 << 20
+
+// sanitize is Sanitize with a budget of the default size that no test
+// image comes near.
+func sanitize(r io.Reader, contentType string) (io.ReadCloser, error) {
+	return Sanitize(context.Background(), NewImageBudget(DefaultImageMemoryLimit, time.Second), r, contentType, testMaxLen)
+}
 
 func testImage() image.Image {
 	img := image.NewRGBA(image.Rect(0, 0, 8, 8))
@@ -44,7 +56,7 @@ func TestSanitizeStripsJPEGExif(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := withExif(t, b.Bytes())
-	r, err := Sanitize(bytes.NewReader(in), "image/jpeg")
+	r, err := sanitize(bytes.NewReader(in), "image/jpeg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +91,7 @@ func TestSanitizeStripsPNGText(t *testing.T) {
 	// Insert a tEXt chunk after IHDR (8 signature + 25 IHDR bytes).
 	raw := b.Bytes()
 	in := append(append(append([]byte{}, raw[:33]...), pngChunk("tEXt", []byte("Comment\x00secret place"))...), raw[33:]...)
-	r, err := Sanitize(bytes.NewReader(in), "image/png")
+	r, err := sanitize(bytes.NewReader(in), "image/png")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +113,8 @@ func TestSanitizeRefusesAbsurdDimensions(t *testing.T) {
 	ihdr[8], ihdr[9] = 8, 2
 	bomb := append([]byte("\x89PNG\r\n\x1a\n"), pngChunk("IHDR", ihdr)...)
 	bomb = append(bomb, pngChunk("IDAT", []byte{0x78, 0x9c})...)
-	if _, err := Sanitize(bytes.NewReader(bomb), "image/png"); !isRefusal(err, "") {
-		t.Fatalf("Sanitize(bomb) = %v, want a 422", err)
+	if _, err := sanitize(bytes.NewReader(bomb), "image/png"); !isRefusal(err, "") {
+		t.Fatalf("sanitize(bomb) = %v, want a 422", err)
 	}
 }
 
@@ -115,7 +127,7 @@ func isRefusal(err error, msg string) bool {
 
 func TestSanitizePassesOtherTypes(t *testing.T) {
 	t.Parallel()
-	r, err := Sanitize(bytes.NewReader([]byte("%PDF-1.7")), "application/pdf")
+	r, err := sanitize(bytes.NewReader([]byte("%PDF-1.7")), "application/pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +140,7 @@ func TestSanitizeRefusesMismatchedFormat(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
 	_ = png.Encode(&b, testImage())
-	if _, err := Sanitize(bytes.NewReader(b.Bytes()), "image/jpeg"); err == nil {
+	if _, err := sanitize(bytes.NewReader(b.Bytes()), "image/jpeg"); err == nil {
 		t.Error("a PNG declared as image/jpeg was accepted")
 	}
 }
@@ -190,7 +202,7 @@ func TestSanitizeAppliesOrientation(t *testing.T) {
 		{8, binary.LittleEndian, 16, 32, "blue", image.Pt(8, 4), image.Pt(8, 28), "red"},
 	}
 	for _, tt := range tests {
-		r, err := Sanitize(bytes.NewReader(withOrientation(b.Bytes(), tt.o, tt.order)), "image/jpeg")
+		r, err := sanitize(bytes.NewReader(withOrientation(b.Bytes(), tt.o, tt.order)), "image/jpeg")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,4 +235,118 @@ func FuzzExifOrientation(f *testing.F) {
 			t.Fatalf("orientation %d", o)
 		}
 	})
+}
+
+// TestOrientPixelTypes: every orientation maps each pixel of each pixel
+// type image/jpeg decodes to (and the flat types orient copies as bytes)
+// to where EXIF says, in an image of the same type; a subsampled YCbCr
+// keeps its luma exact and its chroma plane dimensions.
+func TestOrientPixelTypes(t *testing.T) {
+	t.Parallel()
+	const w, h = 7, 5
+	r := image.Rect(0, 0, w, h)
+	fill := func(pix []byte) {
+		for i := range pix {
+			pix[i] = byte(i*37 + 11)
+		}
+	}
+	gray, gray16, rgba, nrgba, cmyk := image.NewGray(r), image.NewGray16(r), image.NewRGBA(r), image.NewNRGBA(r), image.NewCMYK(r)
+	for _, p := range [][]byte{gray.Pix, gray16.Pix, rgba.Pix, nrgba.Pix, cmyk.Pix} {
+		fill(p)
+	}
+	ycc := map[image.YCbCrSubsampleRatio]*image.YCbCr{}
+	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422,
+		image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410} {
+		m := image.NewYCbCr(r, ratio)
+		fill(m.Y)
+		fill(m.Cb)
+		fill(m.Cr)
+		ycc[ratio] = m
+	}
+	for o := 2; o <= 8; o++ {
+		for _, src := range []image.Image{gray, gray16, rgba, nrgba, cmyk, ycc[image.YCbCrSubsampleRatio444]} {
+			dst := orient(src, o)
+			if fmt.Sprintf("%T", dst) != fmt.Sprintf("%T", src) {
+				t.Fatalf("orientation %d of %T gave %T", o, src, dst)
+			}
+			ref := orientReference(src, o)
+			if !sameImage(dst, ref) {
+				t.Errorf("orientation %d of %T differs from the reference", o, src)
+			}
+		}
+		for ratio, src := range ycc {
+			dst := orient(src, o).(*image.YCbCr)
+			want := image.NewYCbCr(dst.Rect, turnedRatio(ratio, o))
+			if len(dst.Cb) != len(want.Cb) || dst.SubsampleRatio != want.SubsampleRatio {
+				t.Errorf("orientation %d of %v: chroma %v of %d samples", o, ratio, dst.SubsampleRatio, len(dst.Cb))
+			}
+			if !sameLuma(dst, src, o) {
+				t.Errorf("orientation %d of %v: luma misplaced", o, ratio)
+			}
+		}
+	}
+}
+
+// orientReference is the orientation orient applied before it kept pixel
+// types: every pixel drawn into NRGBA, then moved.
+func orientReference(img image.Image, o int) image.Image {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	dw, dh := w, h
+	if o >= 5 {
+		dw, dh = h, w
+	}
+	dst := image.NewNRGBA(image.Rect(0, 0, dw, dh))
+	for y := 0; y < dh; y++ {
+		for x := 0; x < dw; x++ {
+			var sx, sy int
+			switch o {
+			case 2:
+				sx, sy = w-1-x, y
+			case 3:
+				sx, sy = w-1-x, h-1-y
+			case 4:
+				sx, sy = x, h-1-y
+			case 5:
+				sx, sy = y, x
+			case 6:
+				sx, sy = y, h-1-x
+			case 7:
+				sx, sy = w-1-y, h-1-x
+			case 8:
+				sx, sy = w-1-y, x
+			}
+			dst.Set(x, y, img.At(b.Min.X+sx, b.Min.Y+sy))
+		}
+	}
+	return dst
+}
+
+// sameImage reports whether a and b have the same bounds and colours (in
+// 8-bit NRGBA, the reference's precision).
+func sameImage(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			if color.NRGBAModel.Convert(a.At(x, y)) != color.NRGBAModel.Convert(b.At(x, y)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sameLuma reports whether dst's luma is src's turned for orientation o.
+func sameLuma(dst, src *image.YCbCr, o int) bool {
+	ref := orientReference(&image.Gray{Pix: src.Y, Stride: src.YStride, Rect: src.Rect}, o)
+	for y := 0; y < dst.Rect.Dy(); y++ {
+		for x := 0; x < dst.Rect.Dx(); x++ {
+			if dst.Y[dst.YOffset(x, y)] != ref.At(x, y).(color.NRGBA).R {
+				return false
+			}
+		}
+	}
+	return true
 }

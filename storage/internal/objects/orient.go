@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"image"
-	"image/draw"
 )
 
 // exifOrientation returns the EXIF orientation (1–8) recorded in a JPEG's
@@ -70,43 +69,115 @@ func tiffOrientation(t []byte) int {
 }
 
 // orient applies an EXIF orientation to img, so the re-encoded photo (which
-// no longer carries the tag) displays the way the camera meant.
+// no longer carries the tag) displays the way the camera meant. The result
+// has img's pixel type, so turning holds one more image of the same size
+// (jpegLayout.orientBytes): a YCbCr keeps its chroma planes, subsampled as
+// turnedRatio says; the types image/jpeg decodes to and the flat 8- and
+// 16-bit types copy their pixels as bytes; anything else becomes NRGBA.
 func orient(img image.Image, o int) image.Image {
 	if o <= 1 || o > 8 {
 		return img
 	}
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
-	src := image.NewNRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(src, src.Bounds(), img, b.Min, draw.Src)
 	dw, dh := w, h
 	if o >= 5 {
 		dw, dh = h, w
 	}
-	dst := image.NewNRGBA(image.Rect(0, 0, dw, dh))
+	// from is the pixel of img, relative to b.Min, shown at (x, y) of the
+	// result.
+	from := func(x, y int) (int, int) {
+		switch o {
+		case 2:
+			return w - 1 - x, y
+		case 3:
+			return w - 1 - x, h - 1 - y
+		case 4:
+			return x, h - 1 - y
+		case 5:
+			return y, x
+		case 6:
+			return y, h - 1 - x
+		case 7:
+			return w - 1 - y, h - 1 - x
+		}
+		return w - 1 - y, x // 8
+	}
+	r := image.Rect(0, 0, dw, dh)
+	switch m := img.(type) {
+	case *image.YCbCr:
+		dst := image.NewYCbCr(r, turnedRatio(m.SubsampleRatio, o))
+		turnPixels(dst.Y, dst.YStride, m.Y, m.YStride, 1, dw, dh, from)
+		for y := 0; y < dh; y++ {
+			for x := 0; x < dw; x++ {
+				sx, sy := from(x, y)
+				si, di := m.COffset(b.Min.X+sx, b.Min.Y+sy), dst.COffset(x, y)
+				dst.Cb[di], dst.Cr[di] = m.Cb[si], m.Cr[si]
+			}
+		}
+		return dst
+	case *image.Gray:
+		dst := image.NewGray(r)
+		turnPixels(dst.Pix, dst.Stride, m.Pix, m.Stride, 1, dw, dh, from)
+		return dst
+	case *image.Gray16:
+		dst := image.NewGray16(r)
+		turnPixels(dst.Pix, dst.Stride, m.Pix, m.Stride, 2, dw, dh, from)
+		return dst
+	case *image.RGBA:
+		dst := image.NewRGBA(r)
+		turnPixels(dst.Pix, dst.Stride, m.Pix, m.Stride, 4, dw, dh, from)
+		return dst
+	case *image.NRGBA:
+		dst := image.NewNRGBA(r)
+		turnPixels(dst.Pix, dst.Stride, m.Pix, m.Stride, 4, dw, dh, from)
+		return dst
+	case *image.CMYK:
+		dst := image.NewCMYK(r)
+		turnPixels(dst.Pix, dst.Stride, m.Pix, m.Stride, 4, dw, dh, from)
+		return dst
+	}
+	dst := image.NewNRGBA(r)
 	for y := 0; y < dh; y++ {
 		for x := 0; x < dw; x++ {
-			var sx, sy int
-			switch o {
-			case 2:
-				sx, sy = w-1-x, y
-			case 3:
-				sx, sy = w-1-x, h-1-y
-			case 4:
-				sx, sy = x, h-1-y
-			case 5:
-				sx, sy = y, x
-			case 6:
-				sx, sy = y, h-1-x
-			case 7:
-				sx, sy = w-1-y, h-1-x
-			case 8:
-				sx, sy = w-1-y, x
-			}
-			si := src.PixOffset(sx, sy)
-			di := dst.PixOffset(x, y)
-			copy(dst.Pix[di:di+4], src.Pix[si:si+4])
+			sx, sy := from(x, y)
+			dst.Set(x, y, img.At(b.Min.X+sx, b.Min.Y+sy))
 		}
 	}
 	return dst
+}
+
+// turnPixels fills the dw×dh pixels of dst, bpp bytes each, from the
+// pixels of src that from names. Both slices start at their image's
+// top-left pixel, as an image's Pix (or Y) does.
+func turnPixels(dst []byte, dstStride int, src []byte, srcStride, bpp, dw, dh int, from func(x, y int) (int, int)) {
+	for y := 0; y < dh; y++ {
+		row := dst[y*dstStride:]
+		for x := 0; x < dw; x++ {
+			sx, sy := from(x, y)
+			si := sy*srcStride + sx*bpp
+			copy(row[x*bpp:x*bpp+bpp], src[si:si+bpp])
+		}
+	}
+}
+
+// turnedRatio is the chroma subsampling of a YCbCr image of ratio r turned
+// for EXIF orientation o: the same, its axes swapped for 5 to 8. 4:1:1 and
+// 4:1:0 have no swapped counterpart and take the nearest finer one (4:4:0,
+// 4:2:0), so no chroma detail is lost.
+func turnedRatio(r image.YCbCrSubsampleRatio, o int) image.YCbCrSubsampleRatio {
+	if o < 5 {
+		return r
+	}
+	switch r {
+	case image.YCbCrSubsampleRatio422:
+		return image.YCbCrSubsampleRatio440
+	case image.YCbCrSubsampleRatio440:
+		return image.YCbCrSubsampleRatio422
+	case image.YCbCrSubsampleRatio411:
+		return image.YCbCrSubsampleRatio440
+	case image.YCbCrSubsampleRatio410:
+		return image.YCbCrSubsampleRatio420
+	}
+	return r
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/kejanest/kejanest/storage/internal/backend"
@@ -28,9 +29,28 @@ type Service struct {
 	// FileSizeLimit is the global object size limit (FILE_SIZE_LIMIT); a
 	// bucket's own limit applies when smaller.
 	FileSizeLimit int64
-	Log           *slog.Logger
+	// Images bounds the memory image uploads hold at once
+	// (IMAGE_PROCESSING_MEMORY_LIMIT, IMAGE_PROCESSING_QUEUE_TIMEOUT); nil
+	// means a budget of DefaultImageMemoryLimit and
+	// DefaultImageQueueTimeout, made on first use.
+	Images *ImageBudget
+	Log    *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+
+	defaultImages     *ImageBudget
+	defaultImagesOnce sync.Once
+}
+
+// images returns the image memory budget.
+func (s *Service) images() *ImageBudget {
+	if s.Images != nil {
+		return s.Images
+	}
+	s.defaultImagesOnce.Do(func() {
+		s.defaultImages = NewImageBudget(DefaultImageMemoryLimit, DefaultImageQueueTimeout)
+	})
+	return s.defaultImages
 }
 
 func (s *Service) now() time.Time {
@@ -72,6 +92,11 @@ type Upload struct {
 	// when unknown (multipart, chunked).
 	Body          io.Reader
 	ContentLength int64
+	// MaxLength, when positive, bounds the body's length where
+	// ContentLength cannot say: a multipart file part is shorter than its
+	// request's Content-Length. It sizes the buffer a held image (WebP,
+	// GIF) is read into.
+	MaxLength int64
 	// ContentType is as declared; empty or application/octet-stream takes
 	// the sniffed type.
 	ContentType  string
@@ -144,7 +169,15 @@ func (s *Service) upload(ctx context.Context, c db.Caller, u Upload, hook upload
 		return UploadResult{}, err
 	}
 
-	stored, err := Sanitize(body, ct)
+	// The most bytes body can deliver, for an image held whole.
+	maxLen := limit
+	if u.ContentLength >= 0 {
+		maxLen = min(maxLen, u.ContentLength)
+	}
+	if u.MaxLength > 0 {
+		maxLen = min(maxLen, u.MaxLength)
+	}
+	stored, err := Sanitize(ctx, s.images(), body, ct, maxLen)
 	if err != nil {
 		return UploadResult{}, err
 	}

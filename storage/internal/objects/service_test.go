@@ -117,7 +117,7 @@ func TestSanitizeCloseEndsReencoder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		in := &countingReader{r: oneByteReader{bytes.NewReader(img)}}
-		r, err := Sanitize(in, "image/png")
+		r, err := sanitize(in, "image/png")
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

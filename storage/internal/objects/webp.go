@@ -2,6 +2,7 @@ package objects
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -31,9 +32,11 @@ func webpRefused(format string, args ...any) error {
 	return storageerr.ImageRefused(http.StatusUnprocessableEntity, "image could not be decoded: webp: "+fmt.Sprintf(format, args...))
 }
 
-// sanitizeWebP reads one WebP file from r, refuses it if malformed or of
-// absurd declared dimensions, and returns it without EXIF and XMP.
-func sanitizeWebP(r io.Reader) (io.Reader, error) {
+// sanitizeWebP reads one WebP file from r (at most maxLen bytes), refuses
+// it if malformed or of absurd declared dimensions, and returns it without
+// EXIF and XMP. The file is held in one buffer sized from its RIFF header,
+// its bytes taken from budget until Close.
+func sanitizeWebP(ctx context.Context, budget *ImageBudget, r io.Reader, maxLen int64) (io.ReadCloser, error) {
 	var hdr [12]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -46,22 +49,34 @@ func sanitizeWebP(r io.Reader) (io.Reader, error) {
 		return nil, storageerr.ImageRefused(http.StatusUnprocessableEntity,
 			"WebP image of "+strconv.FormatInt(size+8, 10)+" bytes exceeds the limit ("+strconv.Itoa(maxHeldImageBytes)+" bytes)")
 	}
-	// Read one byte past the declared end so a size mismatch either way is
-	// seen; the buffer grows with the bytes actually sent, not the size
-	// the header claims.
-	var file bytes.Buffer
-	file.Write(hdr[:])
-	if _, err := file.ReadFrom(io.LimitReader(r, max(size-4, 0)+1)); err != nil {
+	// Hold one byte past the declared end so a size mismatch either way
+	// is seen, and no more than r can deliver (a header may claim more
+	// than is sent).
+	n := int64(len(hdr)) + max(size-4, 0) + 1
+	if maxLen+1 < n {
+		n = maxLen + 1
+	}
+	file, g, err := holdImage(ctx, budget, r, hdr[:], n)
+	if err != nil {
+		var e *storageerr.Error
+		if errors.As(err, &e) {
+			return nil, e
+		}
 		return nil, fmt.Errorf("read webp: %w", err)
 	}
-	out, w, h, err := stripWebP(file.Bytes())
+	if int64(len(file)) > maxLen {
+		g.release()
+		return nil, storageerr.EntityTooLarge()
+	}
+	out, w, h, err := stripWebP(file)
+	if err == nil {
+		err = CheckDimensions(w, h)
+	}
 	if err != nil {
+		g.release()
 		return nil, err
 	}
-	if err := CheckDimensions(w, h); err != nil {
-		return nil, err
-	}
-	return bytes.NewReader(out), nil
+	return heldImage{Reader: bytes.NewReader(out), g: g}, nil
 }
 
 // stripWebP removes the EXIF and XMP chunks of the WebP file b, clears the

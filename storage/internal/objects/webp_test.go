@@ -204,7 +204,7 @@ func TestSanitizeKeepsReadErrors(t *testing.T) {
 	for _, f := range files {
 		for _, cut := range []int{5, 20} {
 			lr := &limitReader{r: bytes.NewReader(f.in), left: int64(cut)}
-			_, err := Sanitize(lr, f.ct)
+			_, err := sanitize(lr, f.ct)
 			var e *storageerr.Error
 			if !errors.As(uploadErr(err), &e) || e.Status != 413 {
 				t.Errorf("%s cut at %d: %v, want EntityTooLarge", f.ct, cut, err)
@@ -232,7 +232,7 @@ func checkSanitize(t *testing.T, defaultType string, tests []sanitizeCase) {
 		if ct == "" {
 			ct = defaultType
 		}
-		r, err := Sanitize(tt.in, ct)
+		r, err := sanitize(tt.in, ct)
 		if tt.want == nil {
 			if !isRefusal(err, tt.msg) {
 				t.Errorf("%s: %v, want a 422 containing %q", tt.name, err, tt.msg)

@@ -40,6 +40,7 @@ const (
 	CodeResourceNotEmpty      = "ResourceNotEmpty"
 	CodeInvalidRange          = "InvalidRange"
 	CodeInvalidSignature      = "InvalidSignature"
+	CodeSlowDown              = "SlowDown"
 
 	// CodeNotImplemented is KejaNest's own: a route Supabase Storage has and
 	// this service does not yet. It disappears with the last such route.
@@ -245,6 +246,19 @@ func InvalidFileSizeLimit() *Error {
 // upload the service will not decode (absurd dimensions, corrupt data).
 func ImageRefused(status int, message string) *Error {
 	return &Error{Status: status, Code: CodeInvalidRequest, Message: message}
+}
+
+// SlowDown is the answer upstream's rate limiter gives (code SlowDown,
+// HTTP 429 on the wire as in the body): the service is at capacity and the
+// request may be retried later.
+func SlowDown(message string) *Error {
+	return &Error{
+		Status:     http.StatusTooManyRequests,
+		HTTPStatus: http.StatusTooManyRequests,
+		Code:       CodeSlowDown,
+		ErrorText:  "Too Many Requests",
+		Message:    message,
+	}
 }
 
 // InvalidSignature is ERRORS.InvalidSignature: a signed URL token issued for

@@ -28,6 +28,10 @@ func TestRender(t *testing.T) {
 			wantBody: `{"statusCode":"413","code":"EntityTooLarge","error":"Payload too large","message":"The object exceeded the maximum allowed size"}`,
 		},
 		{
+			name: "slow down keeps 429", err: fmt.Errorf("upload: %w", SlowDown("busy")), wantStatus: 429, expected: true,
+			wantBody: `{"statusCode":"429","code":"SlowDown","error":"Too Many Requests","message":"busy"}`,
+		},
+		{
 			name: "coded 500 is answered 500", err: &Error{Status: 500, Code: CodeInternalError, Message: "m", Cause: errors.New("hidden")}, wantStatus: 500, expected: true,
 			wantBody: `{"statusCode":"500","code":"InternalError","error":"InternalError","message":"m"}`,
 		},
