@@ -209,44 +209,36 @@ $$;
 comment on function public.request_verification_code(text) is 'Sends a six-digit code valid 10 minutes to the caller''s e-mail or phone (p_channel ''email''|''phone''), at most one a minute; returns {channel, destination, expires_at}, never the code. The code is stored hashed and queued in app_private.verification_outbox for authsvc to send.';
 
 -- A changed e-mail or phone number is no longer verified, and a code sent to
--- the old one no longer counts.
-create function app_private.reset_email_verification() returns trigger
+-- the old one no longer counts. One trigger function; TG_ARGV[0] names the
+-- channel whose contact changed (both tables key the user as id).
+create function app_private.reset_contact_verification() returns trigger
   language plpgsql
   security definer
   set search_path = ''
 as $$
 begin
-  update public.user_verifications v
-     set email_verified = false, email_verification_code = null, email_verification_expires_at = null,
-         email_verification_attempts = 0, updated_at = now()
-   where v.user_id = new.id;
-  delete from app_private.verification_outbox o where o.user_id = new.id and o.channel = 'email';
+  if tg_argv[0] = 'email' then
+    update public.user_verifications v
+       set email_verified = false, email_verification_code = null, email_verification_expires_at = null,
+           email_verification_attempts = 0, updated_at = now()
+     where v.user_id = new.id;
+  else
+    update public.user_verifications v
+       set phone_verified = false, phone_verification_code = null, phone_verification_expires_at = null,
+           phone_verification_attempts = 0, updated_at = now()
+     where v.user_id = new.id;
+  end if;
+  delete from app_private.verification_outbox o where o.user_id = new.id and o.channel = tg_argv[0];
   return null;
 end
 $$;
-comment on function app_private.reset_email_verification() is 'Trigger on auth.users e-mail change: clears email_verified and any pending e-mail code.';
+comment on function app_private.reset_contact_verification() is 'Trigger on an e-mail (auth.users) or phone (profiles) change, channel in TG_ARGV[0]: clears that channel''s verified flag and any pending code.';
 create trigger on_auth_user_email_changed after update of email on auth.users
   for each row when (old.email is distinct from new.email)
-  execute function app_private.reset_email_verification();
-
-create function app_private.reset_phone_verification() returns trigger
-  language plpgsql
-  security definer
-  set search_path = ''
-as $$
-begin
-  update public.user_verifications v
-     set phone_verified = false, phone_verification_code = null, phone_verification_expires_at = null,
-         phone_verification_attempts = 0, updated_at = now()
-   where v.user_id = new.id;
-  delete from app_private.verification_outbox o where o.user_id = new.id and o.channel = 'phone';
-  return null;
-end
-$$;
-comment on function app_private.reset_phone_verification() is 'Trigger on profiles phone change: clears phone_verified and any pending phone code.';
+  execute function app_private.reset_contact_verification('email');
 create trigger profiles_phone_changed after update of phone_number on public.profiles
   for each row when (public.normalize_phone_ke(old.phone_number) is distinct from public.normalize_phone_ke(new.phone_number))
-  execute function app_private.reset_phone_verification();
+  execute function app_private.reset_contact_verification('phone');
 
 -- ---------------------------------------------------------------------------
 -- Realtime DELETE events: realtime evaluates the subscriber's SELECT policies
