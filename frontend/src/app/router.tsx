@@ -38,6 +38,8 @@ const ListProductRoute = page(() => import('./routes/list-forms'), 'ListProductR
 const ListLandRoute = page(() => import('./routes/list-forms'), 'ListLandRoute')
 const ListServiceRoute = page(() => import('./routes/list-forms'), 'ListServiceRoute')
 const EditServiceRoute = page(() => import('./routes/list-forms'), 'EditServiceRoute')
+const ProfileRoute = page(() => import('./routes/profile'), 'ProfileRoute')
+const KycVerificationRoute = page(() => import('./routes/kyc-verification'), 'KycVerificationRoute')
 
 /**
  * The route table. The outer errorElement catches a failing shell; the inner
@@ -78,6 +80,8 @@ export const routes: RouteObject[] = [
               { path: 'list-land', element: <ListLandRoute /> },
               { path: 'list-service', element: <ListServiceRoute /> },
               { path: 'edit-service/:id', element: <EditServiceRoute /> },
+              { path: 'profile', element: <ProfileRoute /> },
+              { path: 'kyc-verification', element: <KycVerificationRoute /> },
             ],
           },
           { path: '*', element: <ComingSoonRoute /> },

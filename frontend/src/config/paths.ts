@@ -26,6 +26,7 @@ export const paths = {
   adminLogin: '/admin/login',
   adminDashboard: '/admin/dashboard',
   profile: '/profile',
+  kycVerification: '/kyc-verification',
   // The spec names /home as the signed-in user's dashboard target.
   dashboard: '/home',
   myProperties: '/my-properties',

@@ -27,6 +27,20 @@ export function avatarUrl(userId: string): string {
   return publicUrl('avatars', userId)
 }
 
+/** user_metadata key holding when the user last uploaded their avatar (ms since epoch). */
+export const AVATAR_VERSION_KEY = 'avatar_version'
+
+/**
+ * The user's avatar URL with the upload time from their metadata as a
+ * cache-buster: the object is overwritten in place under the same name, so
+ * a new picture needs a new URL to show at once (storage ignores the query).
+ */
+export function userAvatarUrl(user: { id: string; user_metadata?: Record<string, unknown> }): string {
+  const version = user.user_metadata?.[AVATAR_VERSION_KEY]
+  const url = avatarUrl(user.id)
+  return typeof version === 'number' || (typeof version === 'string' && version) ? `${url}?v=${encodeURIComponent(String(version))}` : url
+}
+
 /** onError handler for <img>: swap in the placeholder once. */
 export function fallBackToPlaceholder(event: { currentTarget: HTMLImageElement }): void {
   const img = event.currentTarget

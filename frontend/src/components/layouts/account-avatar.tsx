@@ -2,20 +2,25 @@ import { CircleUserIcon } from 'lucide-react'
 import { useState } from 'react'
 
 import { useAuth } from '@/lib/auth'
-import { avatarUrl } from '@/lib/storage'
+import { userAvatarUrl } from '@/lib/storage'
 
-/** The signed-in user's picture from the public `avatars` bucket, or a generic icon. */
+/**
+ * The signed-in user's picture from the public `avatars` bucket, or a generic
+ * icon. A new upload changes the URL (see userAvatarUrl), so it shows at once.
+ */
 function AccountAvatar() {
   const { user } = useAuth()
-  const [failedFor, setFailedFor] = useState<string | null>(null)
-  if (!user || failedFor === user.id) return <CircleUserIcon aria-hidden="true" />
+  const [failedSrc, setFailedSrc] = useState<string | null>(null)
+  if (!user) return <CircleUserIcon aria-hidden="true" />
+  const src = userAvatarUrl(user)
+  if (failedSrc === src) return <CircleUserIcon aria-hidden="true" />
   return (
     <img
-      src={avatarUrl(user.id)}
+      src={src}
       alt=""
       aria-hidden="true"
       className="size-7 rounded-full object-cover"
-      onError={() => setFailedFor(user.id)}
+      onError={() => setFailedSrc(src)}
     />
   )
 }

@@ -2,6 +2,7 @@
  * English catalogue: the source of truth for message keys. Values may hold
  * `{name}` placeholders filled by t(key, { name }).
  */
+import { enAccount } from './en-account'
 import { enAuth } from './en-auth'
 import { enListings } from './en-listings'
 import { enSite } from './en-site'
@@ -105,7 +106,7 @@ export const enShell = {
   'toast.notification': 'Notification',
 } as const
 
-export const en = { ...enShell, ...enSite, ...enAuth, ...enListings } as const
+export const en = { ...enShell, ...enSite, ...enAuth, ...enListings, ...enAccount } as const
 
 /** A key of the message catalogues. */
 export type MessageKey = keyof typeof en

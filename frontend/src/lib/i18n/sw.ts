@@ -1,4 +1,5 @@
 import type { Catalogue } from './en'
+import { swAccount } from './sw-account'
 import { swAuth } from './sw-auth'
 import { swListings } from './sw-listings'
 import { swShell } from './sw-shell'
@@ -9,4 +10,4 @@ import { swSite } from './sw-site'
  * fails typecheck. The app loads it on demand (see i18n.ts); the shell's
  * part (sw-shell.ts) is always there.
  */
-export const sw: Catalogue = { ...swShell, ...swSite, ...swAuth, ...swListings }
+export const sw: Catalogue = { ...swShell, ...swSite, ...swAuth, ...swListings, ...swAccount }
