@@ -229,7 +229,8 @@ describe('document meta of the detail pages', () => {
     await screen.findByRole('heading', { level: 1, name: property.title })
     await router.navigate('/not-built-yet')
     expect(await screen.findByRole('heading', { level: 1, name: 'Coming soon' })).toBeInTheDocument()
-    expect(document.title).toBe('KejaNest - Real Estate and Household Items in Kenya')
+    // The title follows the page in an effect, after its first paint.
+    await waitFor(() => expect(document.title).toBe('KejaNest - Real Estate and Household Items in Kenya'))
     expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toMatch(/Kenya's leading platform/)
     expect(og('og:title')).toBe(document.title)
   })
