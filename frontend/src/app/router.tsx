@@ -40,6 +40,10 @@ const ListServiceRoute = page(() => import('./routes/list-forms'), 'ListServiceR
 const EditServiceRoute = page(() => import('./routes/list-forms'), 'EditServiceRoute')
 const ProfileRoute = page(() => import('./routes/profile'), 'ProfileRoute')
 const KycVerificationRoute = page(() => import('./routes/kyc-verification'), 'KycVerificationRoute')
+const MyPropertiesRoute = page(() => import('./routes/my-listings'), 'MyPropertiesRoute')
+const MyProductsRoute = page(() => import('./routes/my-listings'), 'MyProductsRoute')
+const MyLandsRoute = page(() => import('./routes/my-listings'), 'MyLandsRoute')
+const MyServicesRoute = page(() => import('./routes/my-listings'), 'MyServicesRoute')
 
 /**
  * The route table. The outer errorElement catches a failing shell; the inner
@@ -82,6 +86,10 @@ export const routes: RouteObject[] = [
               { path: 'edit-service/:id', element: <EditServiceRoute /> },
               { path: 'profile', element: <ProfileRoute /> },
               { path: 'kyc-verification', element: <KycVerificationRoute /> },
+              { path: 'my-properties', element: <MyPropertiesRoute /> },
+              { path: 'my-products', element: <MyProductsRoute /> },
+              { path: 'my-lands', element: <MyLandsRoute /> },
+              { path: 'my-services', element: <MyServicesRoute /> },
             ],
           },
           { path: '*', element: <ComingSoonRoute /> },

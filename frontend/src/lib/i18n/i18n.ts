@@ -11,6 +11,8 @@ export type Language = (typeof languages)[number]
 export const LANGUAGE_STORAGE_KEY = 'lang'
 
 const catalogues: Record<Language, Partial<Catalogue>> = { en, sw: swShell }
+// Copy a lazily loaded page brings along (addMessages), outside the shell's catalogues.
+const pageMessages: Record<Language, Record<string, string>> = { en: {}, sw: {} }
 let swahiliLoad: Promise<void> | undefined
 // Bumped when a catalogue arrives, so subscribed components re-render.
 let catalogueVersion = 0
@@ -74,6 +76,11 @@ export function initLanguage(): Language {
   return current
 }
 
+/** Adds a lazily loaded page's own copy in both languages; t() then finds its keys. */
+export function addMessages(messages: Record<Language, Record<string, string>>): void {
+  for (const lang of languages) Object.assign(pageMessages[lang], messages[lang])
+}
+
 export type MessageParams = Record<string, string | number>
 
 /**
@@ -81,7 +88,7 @@ export type MessageParams = Record<string, string | number>
  * Falls back to English, then to the key itself.
  */
 export function t(key: MessageKey, params?: MessageParams): string {
-  const template = catalogues[current][key] ?? en[key] ?? key
+  const template = catalogues[current][key] ?? pageMessages[current][key] ?? en[key] ?? pageMessages.en[key] ?? key
   if (!params) return template
   return template.replace(/\{(\w+)\}/g, (match, name: string) =>
     name in params ? String(params[name]) : match,

@@ -11,6 +11,8 @@ export type LandFilters = {
 /** Query keys of the lands feature. */
 export const landKeys = {
   all: ['lands'] as const,
+  /** The signed-in owner's own listings, active or not (the My page). */
+  mine: (userId: string) => [...landKeys.all, 'mine', userId] as const,
   lists: () => [...landKeys.all, 'list'] as const,
   list: (filters: LandFilters) => [...landKeys.lists(), filters] as const,
   details: () => [...landKeys.all, 'detail'] as const,

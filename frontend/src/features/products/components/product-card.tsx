@@ -20,7 +20,7 @@ export function ProductCard({ product }: { product: Product }) {
         <ListingImage path={product.images?.[0]} alt={product.name} className="aspect-square w-full" />
         <CardContent className="flex flex-col gap-2">
           <div className="flex flex-wrap gap-2">
-            <Badge variant={isNew ? 'default' : 'secondary'}>{isNew ? t('product.new') : t('product.used')}</Badge>
+            <Badge variant={isNew ? 'success' : 'warning'}>{isNew ? t('product.new') : t('product.used')}</Badge>
             <Badge variant="outline">{term(product.category || 'Other')}</Badge>
           </div>
           <PriceTag amount={product.price} className="text-lg" />

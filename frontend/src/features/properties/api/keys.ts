@@ -11,6 +11,8 @@ export type PropertyFilters = {
 /** Query keys of the properties feature. */
 export const propertyKeys = {
   all: ['properties'] as const,
+  /** The signed-in owner's own listings, active or not (the My page). */
+  mine: (userId: string) => [...propertyKeys.all, 'mine', userId] as const,
   lists: () => [...propertyKeys.all, 'list'] as const,
   list: (filters: PropertyFilters) => [...propertyKeys.lists(), filters] as const,
   details: () => [...propertyKeys.all, 'detail'] as const,

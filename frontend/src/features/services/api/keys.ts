@@ -7,6 +7,8 @@ export type ServiceFilters = {
 /** Query keys of the service providers feature. */
 export const serviceKeys = {
   all: ['services'] as const,
+  /** The signed-in owner's own listings, active or not (the My page). */
+  mine: (userId: string) => [...serviceKeys.all, 'mine', userId] as const,
   lists: () => [...serviceKeys.all, 'list'] as const,
   list: (filters: ServiceFilters) => [...serviceKeys.lists(), filters] as const,
   details: () => [...serviceKeys.all, 'detail'] as const,
