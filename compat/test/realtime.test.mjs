@@ -125,9 +125,13 @@ describe('postgres_changes', () => {
     for (const w of [a, b, anon]) await waitFor(() => w.got.find((p) => p.new?.body === 'sentinel'), 'sentinel');
     await sleep(200);
 
-    assert.deepEqual(summary(a.got), ['INSERT a-private', 'INSERT a-public', 'UPDATE a-private', `DELETE ${id2}`, 'INSERT sentinel']);
-    assert.deepEqual(summary(b.got), ['INSERT b-private', 'INSERT a-public', `DELETE ${id2}`, 'INSERT sentinel']);
-    assert.deepEqual(summary(anon.got), ['INSERT a-public', `DELETE ${id2}`, 'INSERT sentinel']);
+    // A DELETE reaches only who could have read the row. rt_notes logs only
+    // the key of a deleted row (default replica identity), so the policy
+    // (is_public or owner) cannot pass on it and nobody here gets bob's
+    // DELETE; rt_owned below, with the whole old row, shows the owner does.
+    assert.deepEqual(summary(a.got), ['INSERT a-private', 'INSERT a-public', 'UPDATE a-private', 'INSERT sentinel']);
+    assert.deepEqual(summary(b.got), ['INSERT b-private', 'INSERT a-public', 'INSERT sentinel']);
+    assert.deepEqual(summary(anon.got), ['INSERT a-public', 'INSERT sentinel']);
 
     const ins = a.got[0];
     assert.equal(ins.schema, 'public');
@@ -142,13 +146,33 @@ describe('postgres_changes', () => {
     const upd = a.got[2];
     assert.equal(upd.new.score, 7);
     assert.deepEqual(upd.old, { id: Number(id1) });
-    const del = a.got[3];
-    assert.deepEqual(del.old, { id: Number(id2) });
-    assert.deepEqual(del.new, {});
     // anon may not select the secret column
     const anonPublic = anon.got[0];
     assert.equal(anonPublic.new.body, 'a-public');
     assert.ok(!('secret' in anonPublic.new), 'secret hidden from anon');
+  });
+
+  test('a DELETE reaches its owner and nobody else (stricter than Supabase)', async () => {
+    const alice = randomUUID();
+    const bob = randomUUID();
+    const binding = { event: '*', schema: 'public', table: 'rt_owned' };
+    const [a, b, anon] = await Promise.all([
+      watch(await client({ token: mint(alice) }), 'owned-a', [binding]),
+      watch(await client({ token: mint(bob) }), 'owned-b', [binding]),
+      watch(await client(), 'owned-anon', [binding]),
+    ]);
+    const id = (await insert('rt_owned', { owner: bob, body: 'kyc-like' })).id;
+    await waitFor(() => b.got.length === 1, 'insert');
+    await must(db.from('rt_owned').delete().eq('id', id));
+    await waitFor(() => b.got.length === 2, 'delete');
+    // A change alice may see, after which nothing more can be in flight.
+    await insert('rt_owned', { owner: alice, body: 'sentinel' });
+    await waitFor(() => a.got.length === 1, 'sentinel');
+    await sleep(200);
+    assert.deepEqual(b.got.map((p) => p.eventType), ['INSERT', 'DELETE']);
+    assert.deepEqual(b.got[1].old, { id: Number(id), owner: bob, body: 'kyc-like' });
+    assert.deepEqual(a.got.map((p) => `${p.eventType} ${p.new.body}`), ['INSERT sentinel']);
+    assert.deepEqual(anon.got, []);
   });
 
   test('filters and event bindings', async () => {
