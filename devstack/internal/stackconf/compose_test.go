@@ -25,7 +25,9 @@ type composeFile struct {
 }
 
 type composeService struct {
-	Build       any               `yaml:"build"`
+	Build *struct {
+		Args map[string]string `yaml:"args"`
+	} `yaml:"build"`
 	Image       string            `yaml:"image"`
 	Environment map[string]string `yaml:"environment"`
 	Ports       []string          `yaml:"ports"`
@@ -64,9 +66,9 @@ func workModules(t *testing.T, root string) []string {
 	return mods
 }
 
-func TestComposeCoversEveryService(t *testing.T) {
-	t.Parallel()
-	root := repoRoot(t)
+// readCompose parses the repository's docker-compose.yml.
+func readCompose(t *testing.T, root string) composeFile {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(root, "docker-compose.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +77,13 @@ func TestComposeCoversEveryService(t *testing.T) {
 	if err := yaml.Unmarshal(raw, &cf); err != nil {
 		t.Fatalf("docker-compose.yml does not parse: %v", err)
 	}
+	return cf
+}
+
+func TestComposeCoversEveryService(t *testing.T) {
+	t.Parallel()
+	root := repoRoot(t)
+	cf := readCompose(t, root)
 	local := Stack{Root: root, BinDir: "bin", DatabaseURL: "postgres://postgres@127.0.0.1:1/db", Ports: DefaultPorts}
 	byName := map[string][]string{}
 	health := map[string]string{}
@@ -192,14 +201,7 @@ func composeReplicas(t *testing.T, cf composeFile, mod string) []string {
 func TestComposeGatewayListsEveryReplica(t *testing.T) {
 	t.Parallel()
 	root := repoRoot(t)
-	raw, err := os.ReadFile(filepath.Join(root, "docker-compose.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cf composeFile
-	if err := yaml.Unmarshal(raw, &cf); err != nil {
-		t.Fatalf("docker-compose.yml does not parse: %v", err)
-	}
+	cf := readCompose(t, root)
 	gateway, ok := cf.Services["gateway"]
 	if !ok {
 		t.Fatal("compose has no gateway")
@@ -279,24 +281,13 @@ func contains(list []string, v string) bool {
 func TestComposeSchedulesTheSweeps(t *testing.T) {
 	t.Parallel()
 	root := repoRoot(t)
-	raw, err := os.ReadFile(filepath.Join(root, "docker-compose.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cf struct {
-		Services map[string]struct {
-			Build struct {
-				Args map[string]string `yaml:"args"`
-			} `yaml:"build"`
-			Environment map[string]string `yaml:"environment"`
-		} `yaml:"services"`
-	}
-	if err := yaml.Unmarshal(raw, &cf); err != nil {
-		t.Fatal(err)
-	}
+	cf := readCompose(t, root)
 	svc, ok := cf.Services["sweeper"]
 	if !ok {
 		t.Fatal("compose has no sweeper service: the expiry sweeps would run only under make run")
+	}
+	if svc.Build == nil {
+		t.Fatal("sweeper is not built from this repository")
 	}
 	if svc.Build.Args["SERVICE"] != "sweeper" {
 		t.Errorf("sweeper is built as %q", svc.Build.Args["SERVICE"])
