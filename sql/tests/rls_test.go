@@ -13,8 +13,10 @@ const (
 	denied = "42501"
 	// undefinedColumn: the relation has no such column at all.
 	undefinedColumn = "42703"
-	hidden = "0"
-	one    = "1"
+	// notUpdatable: a view PostgreSQL cannot write through at all.
+	notUpdatable = "55000"
+	hidden       = "0"
+	one          = "1"
 )
 
 // Callers of every matrix row, in this order.
@@ -95,6 +97,21 @@ func setupRLSFixture(t *testing.T, e *env) rlsFixture {
 	e.value(t, o.caller(), &id, `insert into public.p2p_trade_messages (trade_id, sender_id, body) values ($1, $2, 'Karibu') returning id::text`,
 		f.ids["trade"], o.ID)
 	f.ids["message"] = id
+
+	// The inbox (0024): B asks O about O's active property; O saved a land
+	// and reported a product; a visitor wrote through the contact form.
+	e.value(t, b.caller(), &id, `select public.start_conversation('property', $1, 'Is it still available?')::text`, f.ids["propActive"])
+	f.ids["conv"] = id
+	e.scalar(t, &id, `select id::text from public.messages where conversation_id = $1`, f.ids["conv"])
+	f.ids["convMessage"] = id
+	e.scalar(t, &id, `select id::text from public.notifications where user_id = $1 and kind = 'message'`, o.ID)
+	f.ids["notification"] = id
+	e.mustSuper(t, `insert into public.saved_listings (user_id, listing_kind, listing_id) values ($1, 'land', $2)`, o.ID, f.ids["landActive"])
+	e.scalar(t, &id, `insert into public.reports (reporter_id, target_kind, target_id, reason) values ($1, 'product', $2, 'Looks fake') returning id::text`,
+		o.ID, f.ids["productActive"])
+	f.ids["report"] = id
+	e.scalar(t, &id, `insert into public.contact_messages (name, email, message) values ('Wanjiru Kamau', 'wanjiru@example.com', 'Habari, how are listing fees charged?') returning id::text`)
+	f.ids["contact"] = id
 	return f
 }
 
@@ -237,6 +254,57 @@ func rlsMatrix() []rlsCase {
 		{table: "p2p_trade_messages", op: "update", sql: `update p2p_trade_messages set body = 'edited' where id = {message}`,
 			want: serviceOnly},
 		{table: "p2p_trade_messages", op: "delete", sql: `delete from p2p_trade_messages where id = {message}`, want: serviceOnly},
+
+		// The inbox (0024). The fixture's conversation is O's (owner) with B.
+		{table: "conversations", op: "select", sql: `select 1 from conversations where id = {conv}`, want: [5]string{denied, one, hidden, one, one}},
+		{table: "conversations", op: "insert", sql: `insert into conversations (listing_kind, listing_id, owner_id, buyer_id) values ('land', {landActive}, {O}, {X})`,
+			want: serviceOnly},
+		{table: "conversations", op: "update", sql: `update conversations set listing_title = 'Renamed' where id = {conv}`, want: serviceOnly},
+		{table: "conversations", op: "delete", sql: `delete from conversations where id = {conv}`, want: serviceOnly},
+		{table: "messages", op: "select", sql: `select 1 from messages where id = {convMessage}`, want: [5]string{denied, one, hidden, one, one}},
+		{table: "messages", op: "insert", sql: `insert into messages (conversation_id, sender_id, body) values ({conv}, {O}, 'Ndiyo, bado ipo')`,
+			want: [5]string{denied, one, denied, denied, one}},
+		{table: "messages", op: "insert as self", sql: `insert into messages (conversation_id, body) values ({conv}, 'Ndiyo')`,
+			want: [5]string{denied, one, denied, denied, "23502"}},
+		{table: "messages", op: "update", sql: `update messages set body = 'edited' where id = {convMessage}`, want: serviceOnly},
+		{table: "messages", op: "delete", sql: `delete from messages where id = {convMessage}`, want: serviceOnly},
+		// Only the two parties list a conversation, with one unread message for O.
+		{table: "conversation_list", op: "select", sql: `select 1 from conversation_list where id = {conv} and unread_count = 1 and other_party_name = 'Matrix B'`,
+			want: [5]string{denied, one, hidden, hidden, denied}},
+		{table: "conversation_list", op: "insert", sql: `insert into conversation_list (id) values (gen_random_uuid())`, want: all(notUpdatable)},
+		{table: "conversation_list", op: "update", sql: `update conversation_list set listing_title = 'x' where id = {conv}`, want: all(notUpdatable)},
+		{table: "conversation_list", op: "delete", sql: `delete from conversation_list where id = {conv}`, want: all(notUpdatable)},
+		{table: "notifications", op: "select", sql: `select 1 from notifications where id = {notification}`, want: [5]string{denied, one, hidden, hidden, one}},
+		{table: "notifications", op: "insert", sql: `insert into notifications (user_id, kind) values ({O}, 'trade')`, want: serviceOnly},
+		{table: "notifications", op: "update read", sql: `update notifications set read_at = now() where id = {notification}`,
+			want: [5]string{denied, one, hidden, hidden, one}},
+		{table: "notifications", op: "update kind", sql: `update notifications set kind = 'trade' where id = {notification}`, want: serviceOnly},
+		{table: "notifications", op: "delete", sql: `delete from notifications where id = {notification}`, want: [5]string{denied, one, hidden, hidden, one}},
+		{table: "saved_listings", op: "select", sql: `select 1 from saved_listings where user_id = {O}`, want: [5]string{denied, one, hidden, hidden, one}},
+		{table: "saved_listings", op: "insert", sql: `insert into saved_listings (user_id, listing_kind, listing_id) values ({O}, 'property', {propActive})`,
+			want: [5]string{denied, one, denied, denied, one}},
+		// X cannot see O's unpublished land, so cannot save it either.
+		{table: "saved_listings", op: "insert hidden listing", sql: `insert into saved_listings (user_id, listing_kind, listing_id) values ({X}, 'land', {landInactive})`,
+			want: [5]string{denied, denied, denied, denied, one}},
+		{table: "saved_listings", op: "update", sql: `update saved_listings set created_at = now() where user_id = {O}`, want: serviceOnly},
+		{table: "saved_listings", op: "delete", sql: `delete from saved_listings where user_id = {O}`, want: [5]string{denied, one, hidden, hidden, one}},
+		{table: "reports", op: "select", sql: `select 1 from reports where id = {report}`, want: [5]string{denied, one, hidden, one, one}},
+		{table: "reports", op: "insert", sql: `insert into reports (reporter_id, target_kind, target_id, reason) values ({O}, 'property', {propActive}, 'Wrong price')`,
+			want: [5]string{denied, one, denied, denied, one}},
+		{table: "reports", op: "insert unseen conversation", sql: `insert into reports (reporter_id, target_kind, target_id, reason) values ({X}, 'conversation', {conv}, 'Spam')`,
+			want: serviceOnly},
+		{table: "reports", op: "update", sql: `update reports set status = 'resolved' where id = {report}`, want: [5]string{denied, hidden, hidden, one, one}},
+		{table: "reports", op: "delete", sql: `delete from reports where id = {report}`, want: [5]string{denied, hidden, hidden, one, one}},
+		{table: "contact_messages", op: "select", sql: `select 1 from contact_messages where id = {contact}`, want: [5]string{denied, hidden, hidden, one, one}},
+		{table: "contact_messages", op: "insert", sql: `insert into contact_messages (name, email, message) values ('Otieno Ouma', 'otieno@example.com', 'Do you list plots in Kisumu?')`,
+			want: all(one)},
+		{table: "contact_messages", op: "update", sql: `update contact_messages set status = 'handled' where id = {contact}`, want: [5]string{denied, hidden, hidden, one, one}},
+		{table: "contact_messages", op: "delete", sql: `delete from contact_messages where id = {contact}`, want: [5]string{denied, hidden, hidden, one, one}},
+		{table: "wallet_history", op: "select", sql: `select 1 from wallet_history where id = {transferO} and user_id = {O} and amount = 1000`,
+			want: [5]string{denied, one, hidden, one, one}},
+		{table: "wallet_history", op: "insert", sql: `insert into wallet_history (id) values (1)`, want: all(notUpdatable)},
+		{table: "wallet_history", op: "update", sql: `update wallet_history set amount = 1 where id = {transferO}`, want: all(notUpdatable)},
+		{table: "wallet_history", op: "delete", sql: `delete from wallet_history where id = {transferO}`, want: all(notUpdatable)},
 	}
 
 	// The four listing tables share their rules.

@@ -64,7 +64,7 @@ func TestUnreleasedTradeIsDisputed(t *testing.T) {
 
 	var counts string
 	e.value(t, Service(), &counts, `select public.run_expiry_sweeps()::text`)
-	if counts != `{"offers": 0, "trades": 0, "disputes": 1, "listings": 0}` {
+	if counts != `{"offers": 0, "trades": 0, "disputes": 1, "expiring": 0, "listings": 0}` {
 		t.Errorf("sweep counts %s", counts)
 	}
 	var status, flag, reason string
