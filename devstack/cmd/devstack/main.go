@@ -115,6 +115,7 @@ func start(o options, log *slog.Logger) error {
 	}
 
 	st := stackconf.Stack{Root: root, BinDir: filepath.Join(root, "bin"), Ports: fixedPorts, Keys: keys,
+		FrontendDir: os.Getenv("DEVSTACK_FRONTEND_DIR"),
 		RolePasswords: stackconf.RolePasswords{
 			Authenticator: os.Getenv("AUTHENTICATOR_PASSWORD"),
 			AuthAdmin:     os.Getenv("AUTH_ADMIN_PASSWORD"),

@@ -156,10 +156,21 @@ type Stack struct {
 	Ports       Ports
 	Keys        Keys
 	StorageDir  string
+	// FrontendDir is the built app the gateway serves; empty means
+	// Root/frontend/dist (DEVSTACK_FRONTEND_DIR sets it, so a second build
+	// can be tested beside the first).
+	FrontendDir string
 	Production  bool
 	// RolePasswords holds the login passwords of authenticator and
 	// supabase_auth_admin, when the server asks for them (empty: none).
 	RolePasswords RolePasswords
+}
+
+func (s Stack) frontendDir() string {
+	if s.FrontendDir != "" {
+		return s.FrontendDir
+	}
+	return filepath.Join(s.Root, "frontend", "dist")
 }
 
 // RolePasswords are the services' login roles' passwords, read from the
@@ -349,7 +360,7 @@ func (s Stack) templates() []template {
 				"AUTH_URL=" + s.upstream("authsvc"),
 				"REALTIME_URL=" + s.upstream("realtime"),
 				"STORAGE_URL=" + s.upstream("storage"),
-				"FRONTEND_DIR=" + filepath.Join(s.Root, "frontend", "dist"),
+				"FRONTEND_DIR=" + s.frontendDir(),
 				"JWT_SECRET=" + k.JWTSecret,
 				"ANON_KEY=" + k.AnonKey,
 				"SERVICE_ROLE_KEY=" + k.ServiceRoleKey,
