@@ -1,5 +1,5 @@
 # One image recipe for every Go service: `--build-arg SERVICE=rest` (or rpc,
-# authsvc, realtime, storage, gateway, migrate, sweeper). The gateway image also
+# authsvc, realtime, storage, payments, gateway, migrate, sweeper, darajasim). The gateway image also
 # carries the built frontend; the migrate image carries sql/.
 FROM node:20-bookworm-slim AS frontend
 WORKDIR /src/frontend
@@ -19,12 +19,14 @@ COPY rpc/ rpc/
 COPY authsvc/ authsvc/
 COPY realtime/ realtime/
 COPY storage/ storage/
+COPY payments/ payments/
 COPY devstack/ devstack/
 COPY sql/ sql/
 RUN set -eu; \
     case "$SERVICE" in \
       migrate) pkg=./platform/cmd/migrate ;; \
       sweeper) pkg=./devstack/cmd/sweeper ;; \
+      darajasim) pkg=./payments/cmd/darajasim ;; \
       *) pkg=./$SERVICE/cmd/$SERVICE ;; \
     esac; \
     CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/app "$pkg"

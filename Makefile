@@ -6,9 +6,9 @@ SHELL := /bin/bash
 GO ?= go
 NPM ?= npm
 
-MODULES  := platform gateway rest rpc authsvc realtime storage devstack sql/tests
-SERVICES := gateway rest rpc authsvc realtime storage devstack
-CMD_PKGS := $(foreach s,$(SERVICES),./$(s)/cmd/$(s)) ./platform/cmd/migrate ./authsvc/cmd/devmail
+MODULES  := platform gateway rest rpc authsvc realtime storage payments devstack sql/tests
+SERVICES := gateway rest rpc authsvc realtime storage payments devstack
+CMD_PKGS := $(foreach s,$(SERVICES),./$(s)/cmd/$(s)) ./platform/cmd/migrate ./authsvc/cmd/devmail ./payments/cmd/darajasim
 
 FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json

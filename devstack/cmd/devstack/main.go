@@ -348,6 +348,7 @@ func printBanner(st stackconf.Stack, root, logDir string, took time.Duration) {
 	fmt.Fprintf(&b, "  Publishable key   %s\n", st.Keys.PublishableKey)
 	fmt.Fprintf(&b, "  Secret key        %s\n", st.Keys.SecretKey)
 	fmt.Fprintf(&b, "  Mailbox           %s  (confirmation and recovery mails)\n", st.MailboxURL())
+	fmt.Fprintf(&b, "  M-Pesa simulator  %s  (STK pushes; test numbers in the README)\n", st.DarajaSimURL())
 	fmt.Fprintf(&b, "  Service logs      %s\n", logDir)
 	if n := len(st.Ports.Of("rest")); n > 1 {
 		fmt.Fprintf(&b, "  Replicas          %d each of %s (logs <service>-1.log …)\n", n, strings.Join(stackconf.Replicated, ", "))

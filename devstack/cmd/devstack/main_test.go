@@ -135,7 +135,8 @@ func TestReadyLineListsReplicas(t *testing.T) {
 				t.Fatalf("%s: %v", b, err)
 			}
 			// "ports" is what it was before replicas: one number per service.
-			wantPorts := map[string]int{"Gateway": 54321, "Rest": 3000, "RPC": 3001, "Auth": 9999, "Realtime": 4000, "Storage": 5000, "MailSMTP": 54325, "MailWeb": 54324}
+			wantPorts := map[string]int{"Gateway": 54321, "Rest": 3000, "RPC": 3001, "Auth": 9999, "Realtime": 4000, "Storage": 5000, "MailSMTP": 54325, "MailWeb": 54324,
+				"Payments": 8081, "DarajaSim": 8089}
 			if !reflect.DeepEqual(back.Ports, wantPorts) {
 				t.Errorf("ports = %v, want %v", back.Ports, wantPorts)
 			}

@@ -37,6 +37,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 var stackPackages = []string{
 	"./gateway/cmd/gateway", "./rest/cmd/rest", "./rpc/cmd/rpc", "./authsvc/cmd/authsvc",
 	"./realtime/cmd/realtime", "./storage/cmd/storage", "./authsvc/cmd/devmail", "./devstack/cmd/devstack",
+	"./payments/cmd/payments", "./payments/cmd/darajasim",
 }
 
 // TestStackRecoversFromKilledServices starts the real ephemeral stack,

@@ -140,7 +140,7 @@ func TestPickPorts(t *testing.T) {
 				More: map[string][]int{"rest": {40005}, "rpc": {40007}, "authsvc": {40009}, "realtime": {40011}, "storage": {40013}}}},
 		{name: "repeated draws are drawn again", n: 1, free: repeating(),
 			want: Ports{Gateway: 41001, MailSMTP: 41002, MailWeb: 41003, Rest: 41004, RPC: 41005, Auth: 41006, Realtime: 41007, Storage: 41008}},
-		{name: "a zero port is drawn again", n: 1, free: seq(0, 1, 2, 3, 4, 5, 6, 7, 8),
+		{name: "a zero port is drawn again", n: 1, free: seq(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
 			want: Ports{Gateway: 1, MailSMTP: 2, MailWeb: 3, Rest: 4, RPC: 5, Auth: 6, Realtime: 7, Storage: 8}},
 		{name: "a source stuck on one port gives up", n: 2, free: func() (int, error) { return 5555, nil }, wantErr: "distinct free ports"},
 		{name: "the source's error is returned", n: 1, free: func() (int, error) { return 0, failing }, wantErr: "no sockets"},
@@ -205,13 +205,13 @@ func TestReplicaChildren(t *testing.T) {
 		wantNames []string
 	}{
 		{"one replica: today's children and names", 1,
-			[]string{"devmail", "rest", "rpc", "authsvc", "realtime", "storage", "gateway"}},
+			[]string{"devmail", "darajasim", "rest", "rpc", "authsvc", "realtime", "storage", "payments", "gateway"}},
 		{"two replicas: each its own child, named name-k", 2,
-			[]string{"devmail", "rest-1", "rest-2", "rpc-1", "rpc-2", "authsvc-1", "authsvc-2",
-				"realtime-1", "realtime-2", "storage-1", "storage-2", "gateway"}},
+			[]string{"devmail", "darajasim", "rest-1", "rest-2", "rpc-1", "rpc-2", "authsvc-1", "authsvc-2",
+				"realtime-1", "realtime-2", "storage-1", "storage-2", "payments", "gateway"}},
 		{"three replicas", 3,
-			[]string{"devmail", "rest-1", "rest-2", "rest-3", "rpc-1", "rpc-2", "rpc-3", "authsvc-1", "authsvc-2", "authsvc-3",
-				"realtime-1", "realtime-2", "realtime-3", "storage-1", "storage-2", "storage-3", "gateway"}},
+			[]string{"devmail", "darajasim", "rest-1", "rest-2", "rest-3", "rpc-1", "rpc-2", "rpc-3", "authsvc-1", "authsvc-2", "authsvc-3",
+				"realtime-1", "realtime-2", "realtime-3", "storage-1", "storage-2", "storage-3", "payments", "gateway"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -225,7 +225,7 @@ func TestReplicaChildren(t *testing.T) {
 			if !slices.Equal(names, tt.wantNames) {
 				t.Errorf("children = %v, want %v", names, tt.wantNames)
 			}
-			if want := []string{"/repo/bin/authsvc", "/repo/bin/devmail", "/repo/bin/gateway", "/repo/bin/realtime", "/repo/bin/rest", "/repo/bin/rpc", "/repo/bin/storage"}; !slices.Equal(slices.Sorted(maps.Keys(binaries)), want) {
+			if want := []string{"/repo/bin/authsvc", "/repo/bin/darajasim", "/repo/bin/devmail", "/repo/bin/gateway", "/repo/bin/payments", "/repo/bin/realtime", "/repo/bin/rest", "/repo/bin/rpc", "/repo/bin/storage"}; !slices.Equal(slices.Sorted(maps.Keys(binaries)), want) {
 				t.Errorf("binaries = %v, want %v", slices.Sorted(maps.Keys(binaries)), want)
 			}
 		})

@@ -21,6 +21,9 @@ type Ports struct {
 	// MailSMTP and MailWeb are the development mailbox (authsvc's devmail),
 	// on the Supabase CLI's Inbucket ports.
 	MailSMTP, MailWeb int
+	// Payments is the payments service (/functions/v1), on the Supabase
+	// edge runtime's port; DarajaSim is its M-Pesa (Daraja) simulator.
+	Payments, DarajaSim int
 	// More holds the ports of the second and later replicas of each
 	// replicated service, by service name (see Replicated); a service it
 	// does not name runs once. Of lists all of a service's ports. It is
@@ -29,13 +32,15 @@ type Ports struct {
 }
 
 // DefaultPorts are used by `make run`.
-var DefaultPorts = Ports{Gateway: 54321, Rest: 3000, RPC: 3001, Auth: 9999, Realtime: 4000, Storage: 5000, MailSMTP: 54325, MailWeb: 54324}
+var DefaultPorts = Ports{Gateway: 54321, Rest: 3000, RPC: 3001, Auth: 9999, Realtime: 4000, Storage: 5000, MailSMTP: 54325, MailWeb: 54324,
+	Payments: 8081, DarajaSim: 8089}
 
 // Replicated names, in start order, the services that run as several
 // replicas when devstack is asked for more than one (-replicas,
 // DEVSTACK_REPLICAS): they keep nothing between requests that PostgreSQL
-// (or the shared storage root) does not hold. devmail and the gateway run
-// once.
+// (or the shared storage root) does not hold. devmail, the Daraja
+// simulator (it holds its transactions in memory), payments and the gateway
+// run once.
 var Replicated = []string{"rest", "rpc", "authsvc", "realtime", "storage"}
 
 // MaxReplicas bounds the replicas of one service. With ReplicaPortStep
@@ -106,14 +111,15 @@ func (p Ports) WithReplicas(n int) (Ports, error) {
 
 // PickPorts draws the ports of a stack of n replicas from free (the
 // kernel's choice of a free loopback port, probed and released): the
-// gateway, the mailbox and every replica each get a distinct one. A probe
+// gateway, the mailbox, every replica, payments and the Daraja simulator
+// each get a distinct one. A probe
 // may hand out a port it gave before, so repeats are drawn again, up to a
 // bound.
 func PickPorts(n int, free func() (int, error)) (Ports, error) {
 	if err := CheckReplicas(n); err != nil {
 		return Ports{}, err
 	}
-	need := 3 + n*len(Replicated)
+	need := 5 + n*len(Replicated)
 	ports := make([]int, 0, need)
 	taken := make(map[int]bool, need)
 	for draws := 0; len(ports) < need; draws++ {
@@ -129,7 +135,9 @@ func PickPorts(n int, free func() (int, error)) (Ports, error) {
 			ports = append(ports, port)
 		}
 	}
-	p := Ports{Gateway: ports[0], MailSMTP: ports[1], MailWeb: ports[2]}
+	// payments and the simulator come last, so the others keep the ports
+	// they drew before those two existed.
+	p := Ports{Gateway: ports[0], MailSMTP: ports[1], MailWeb: ports[2], Payments: ports[need-2], DarajaSim: ports[need-1]}
 	if n > 1 {
 		p.More = make(map[string][]int, len(Replicated))
 	}
@@ -193,6 +201,9 @@ func (s Stack) AuthenticatorURL() string {
 // GatewayURL is the public origin of the stack.
 func (s Stack) GatewayURL() string { return "http://127.0.0.1:" + strconv.Itoa(s.Ports.Gateway) }
 
+// DarajaSimURL is the M-Pesa (Daraja) simulator's base URL.
+func (s Stack) DarajaSimURL() string { return local(s.Ports.DarajaSim) }
+
 // MailboxURL is the development mailbox's page.
 func (s Stack) MailboxURL() string { return local(s.Ports.MailWeb) }
 
@@ -224,6 +235,10 @@ func (s Stack) Instances(service string) []Instance {
 		ports = []int{s.Ports.MailWeb}
 	case "gateway":
 		ports = []int{s.Ports.Gateway}
+	case "payments":
+		ports = []int{s.Ports.Payments}
+	case "darajasim":
+		ports = []int{s.Ports.DarajaSim}
 	}
 	out := make([]Instance, len(ports))
 	for i, port := range ports {
@@ -247,8 +262,9 @@ func (s Stack) upstream(service string) string {
 }
 
 // Services returns the children in start order, with their environment:
-// devmail, then every replica of rest, rpc, authsvc, realtime and storage
-// (each replica a child of its own, on its own port), then the gateway,
+// devmail and the Daraja simulator, then every replica of rest, rpc,
+// authsvc, realtime and storage (each replica a child of its own, on its
+// own port), then payments, then the gateway,
 // given each service's replicas as a comma list. Overrides come from
 // environ (os.Environ() in devstack) and reach every replica of their
 // service.
@@ -304,6 +320,11 @@ func (s Stack) templates() []template {
 				fmt.Sprintf("DEVMAIL_WEB_ADDR=127.0.0.1:%d", p.MailWeb),
 			}
 		}},
+		// M-Pesa is the simulator locally: the payer's answer is chosen by
+		// the phone number (README, "Payments (M-Pesa)").
+		{"darajasim", "/health", func(port int) []string {
+			return []string{fmt.Sprintf("DARAJASIM_ADDR=127.0.0.1:%d", port)}
+		}},
 		{"rest", "/ready", pgrst},
 		{"rpc", "/ready", pgrst},
 		{"authsvc", "/health", func(port int) []string {
@@ -352,6 +373,19 @@ func (s Stack) templates() []template {
 				"FILE_STORAGE_BACKEND_PATH=" + s.StorageDir,
 			}
 		}},
+		// The credentials, shortcode and passkey are both sides' shared
+		// development defaults; Safaricom's callback reaches payments the
+		// way it would in production, through the gateway.
+		{"payments", "/ready", func(port int) []string {
+			return []string{
+				"DATABASE_URL=" + authenticator,
+				"PAYMENTS_HOST=127.0.0.1",
+				"PORT=" + strconv.Itoa(port),
+				"JWT_SECRET=" + k.JWTSecret,
+				"MPESA_API_BASE_URL=" + s.DarajaSimURL(),
+				"MPESA_CALLBACK_BASE_URL=" + s.GatewayURL(),
+			}
+		}},
 		{"gateway", "/health", func(int) []string {
 			return []string{
 				fmt.Sprintf("GATEWAY_LISTEN=127.0.0.1:%d,[::1]:%d", p.Gateway, p.Gateway),
@@ -360,6 +394,7 @@ func (s Stack) templates() []template {
 				"AUTH_URL=" + s.upstream("authsvc"),
 				"REALTIME_URL=" + s.upstream("realtime"),
 				"STORAGE_URL=" + s.upstream("storage"),
+				"FUNCTIONS_URL=" + local(p.Payments),
 				"FRONTEND_DIR=" + s.frontendDir(),
 				"JWT_SECRET=" + k.JWTSecret,
 				"ANON_KEY=" + k.AnonKey,

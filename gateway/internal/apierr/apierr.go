@@ -41,6 +41,9 @@ var (
 	// (PGRST102, as their error handler renders Fiber's 413), so a body
 	// the gateway refuses for them reads the same.
 	RestBodyTooLarge = Error{Status: http.StatusRequestEntityTooLarge, Body: []byte(`{"code":"PGRST102","details":null,"hint":null,"message":"Request body too large"}`)}
+	// FunctionsBodyTooLarge is what the payments service (/functions/v1)
+	// answers a body over its limit.
+	FunctionsBodyTooLarge = Error{Status: http.StatusRequestEntityTooLarge, Body: []byte(`{"code":"payload_too_large","message":"The request body is too large"}`)}
 )
 
 // authsvc's answers to a body over its limit: Fiber's 413 given GoTrue's

@@ -31,6 +31,7 @@ const DefaultBodyLimit = 1 << 20
 //	AUTH_URL                  http://127.0.0.1:9999                      authsvc (/auth/v1/*); comma list: replicas
 //	REALTIME_URL              http://127.0.0.1:4000                      realtime (/realtime/v1/*); comma list: replicas
 //	STORAGE_URL               http://127.0.0.1:5000                      storage (/storage/v1/*); comma list: replicas
+//	FUNCTIONS_URL             http://127.0.0.1:8081                      payments (/functions/v1/*, Supabase's Edge Functions path); comma list: replicas
 //	FRONTEND_DIR              frontend/dist                              built frontend, relative to the working directory
 //	JWT_SECRET                devkeys.JWTSecret                          HS256 secret that signs legacy keys and user tokens
 //	ANON_KEY                  devkeys.AnonKey                            legacy anon apikey (a JWT)
@@ -42,7 +43,7 @@ const DefaultBodyLimit = 1 << 20
 //	GATEWAY_RATE_LIMIT        "" (off)                                   per-client-IP limit: N/duration (600/1m), or N per second; 0 is off
 //	GATEWAY_TRUST_PROXY       false                                      take the client IP from the leftmost X-Forwarded-For
 //	GATEWAY_METRICS_PUBLIC    false                                      serve /metrics to any client, not only loopback peers
-//	GATEWAY_BODY_LIMIT        1048576 (1 MiB, the services' own limit)   largest request body in bytes for rest, rpc and auth; larger is answered 413 in the service's shape; 0 is off
+//	GATEWAY_BODY_LIMIT        1048576 (1 MiB, the services' own limit)   largest request body in bytes for rest, rpc, auth and functions; larger is answered 413 in the service's shape; 0 is off
 //	KEJANEST_ENV              "" (development)                           production refuses empty or well-known dev secrets
 //	LOG_LEVEL                 info                                       debug, info, warn or error
 //
@@ -60,8 +61,9 @@ type Config struct {
 	Listen []string
 
 	// Upstream base URLs, one per replica of the service (REST_URL,
-	// RPC_URL, AUTH_URL, REALTIME_URL, STORAGE_URL, each a comma list).
-	RestURLs, RPCURLs, AuthURLs, RealtimeURLs, StorageURLs []string
+	// RPC_URL, AUTH_URL, REALTIME_URL, STORAGE_URL, FUNCTIONS_URL, each a
+	// comma list).
+	RestURLs, RPCURLs, AuthURLs, RealtimeURLs, StorageURLs, FunctionsURLs []string
 
 	// FrontendDir is the built single-page app (FRONTEND_DIR).
 	FrontendDir string
@@ -120,6 +122,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		AuthURLs:       r.List([]string{"http://127.0.0.1:9999"}, "AUTH_URL"),
 		RealtimeURLs:   r.List([]string{"http://127.0.0.1:4000"}, "REALTIME_URL"),
 		StorageURLs:    r.List([]string{"http://127.0.0.1:5000"}, "STORAGE_URL"),
+		FunctionsURLs:  r.List([]string{"http://127.0.0.1:8081"}, "FUNCTIONS_URL"),
 		FrontendDir:    r.String("frontend/dist", "FRONTEND_DIR"),
 		JWTSecret:      r.String(devkeys.JWTSecret, "JWT_SECRET"),
 		AnonKey:        r.String(devkeys.AnonKey, "ANON_KEY"),
@@ -162,7 +165,7 @@ func (c Config) Validate() error {
 		urls []string
 	}{
 		{"REST_URL", c.RestURLs}, {"RPC_URL", c.RPCURLs}, {"AUTH_URL", c.AuthURLs},
-		{"REALTIME_URL", c.RealtimeURLs}, {"STORAGE_URL", c.StorageURLs},
+		{"REALTIME_URL", c.RealtimeURLs}, {"STORAGE_URL", c.StorageURLs}, {"FUNCTIONS_URL", c.FunctionsURLs},
 	} {
 		for _, err := range checkReplicas(u.urls) {
 			errs = append(errs, fmt.Errorf("%s: %w", u.name, err))

@@ -49,6 +49,7 @@ func TestDefaults(t *testing.T) {
 		{"auth", strings.Join(c.AuthURLs, ","), "http://127.0.0.1:9999"},
 		{"realtime", strings.Join(c.RealtimeURLs, ","), "http://127.0.0.1:4000"},
 		{"storage", strings.Join(c.StorageURLs, ","), "http://127.0.0.1:5000"},
+		{"functions", strings.Join(c.FunctionsURLs, ","), "http://127.0.0.1:8081"},
 		{"frontend", c.FrontendDir, "frontend/dist"},
 		{"jwt secret", c.JWTSecret, devkeys.JWTSecret},
 		{"anon", c.AnonKey, devkeys.AnonKey},

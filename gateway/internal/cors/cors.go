@@ -15,7 +15,7 @@ const Methods = "GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS"
 
 // AllowHeaders is sent when a preflight names no headers: everything
 // supabase-js and its sub-clients send.
-const AllowHeaders = "authorization, apikey, content-type, accept, accept-profile, content-profile, prefer, range, range-unit, x-client-info, x-supabase-api-version, x-upsert, x-metadata, cache-control, content-encoding, x-retry-count, traceparent, tracestate, baggage"
+const AllowHeaders = "authorization, apikey, content-type, accept, accept-profile, content-profile, prefer, range, range-unit, x-client-info, x-supabase-api-version, x-upsert, x-metadata, cache-control, content-encoding, x-retry-count, traceparent, tracestate, baggage, x-region"
 
 // ExposeHeaders is the union of what PostgREST, Supabase Auth and Storage
 // clients read; without it the browser hides them (and count is null).

@@ -3,10 +3,11 @@
 // prefix is stripped, the query string is kept byte for byte, bodies are
 // streamed, and websocket upgrades pass through.
 //
-// Services with a request body limit (rest, rpc, auth) cut an upload that
-// passes it by closing the connection with the rest unread; the gateway,
-// still streaming, then sees a reset rather than their 413. So the gateway
-// enforces the limit first and answers 413 in the service's own words.
+// Services with a request body limit (rest, rpc, auth, functions) cut an
+// upload that passes it by closing the connection with the rest unread; the
+// gateway, still streaming, then sees a reset rather than their 413. So the
+// gateway enforces the limit first and answers 413 in the service's own
+// words.
 //
 // A service may run as several replicas, one base URL each; balance.go
 // spreads requests over them and skips replicas that refuse connections.
@@ -37,10 +38,13 @@ const (
 	ServiceAuth     = "auth"
 	ServiceRealtime = "realtime"
 	ServiceStorage  = "storage"
+	// ServiceFunctions is the payments service (/functions/v1, Supabase's
+	// Edge Functions path).
+	ServiceFunctions = "functions"
 )
 
 // Services lists every upstream service name.
-var Services = []string{ServiceRest, ServiceRPC, ServiceAuth, ServiceRealtime, ServiceStorage}
+var Services = []string{ServiceRest, ServiceRPC, ServiceAuth, ServiceRealtime, ServiceStorage, ServiceFunctions}
 
 // authOpen are the auth paths (after the prefix) that browsers reach by
 // navigation, without headers, so no apikey can be required (Supabase's
@@ -53,9 +57,20 @@ var authOpen = map[string]bool{
 	"/health":                true,
 }
 
-// Upstreams are the base URLs of the services, one per replica.
+// functionsOpen are the functions (after the prefix) that need no apikey:
+// Safaricom posts the M-Pesa result to the callback URL with no headers of
+// ours, so it cannot carry one. Like a Supabase Edge Function deployed with
+// verify_jwt = false, the function authenticates the call itself (the
+// callback URL's per-purchase secret, then the CheckoutRequestID). Every
+// other function requires the apikey like the rest of the API.
+var functionsOpen = map[string]bool{
+	"/mpesa-callback": true,
+}
+
+// Upstreams are the base URLs of the services, one per replica. Functions
+// may be empty: /functions/v1 then has no route.
 type Upstreams struct {
-	Rest, RPC, Auth, Realtime, Storage []string
+	Rest, RPC, Auth, Realtime, Storage, Functions []string
 }
 
 // Options tunes the proxy.
@@ -118,24 +133,33 @@ func New(u Upstreams, o Options) (*Proxy, error) {
 		open                  func(string) bool
 		// tooLarge, when set, subjects the route to o.BodyLimit.
 		tooLarge func(*http.Request) apierr.Error
+		// optional routes are left out when they have no URL.
+		optional bool
 	}{
 		// rpc first: /rest/v1/rpc/* would otherwise match rest.
-		{ServiceRPC, "/rest/v1/rpc", "/rest/v1", u.RPC, nil, restTooLarge},
-		{ServiceRest, "/rest/v1", "/rest/v1", u.Rest, nil, restTooLarge},
+		{ServiceRPC, "/rest/v1/rpc", "/rest/v1", u.RPC, nil, restTooLarge, false},
+		{ServiceRest, "/rest/v1", "/rest/v1", u.Rest, nil, restTooLarge, false},
 		{ServiceAuth, "/auth/v1", "/auth/v1", u.Auth, func(rest string) bool {
 			return authOpen[strings.TrimSuffix(rest, "/")]
-		}, authTooLarge},
+		}, authTooLarge, false},
 		// realtime reads its REST bodies with net/http, which answers its
 		// own 413 without cutting the upload.
-		{ServiceRealtime, "/realtime/v1", "/realtime/v1", u.Realtime, nil, nil},
+		{ServiceRealtime, "/realtime/v1", "/realtime/v1", u.Realtime, nil, nil, false},
 		// Storage does its own access control (RLS on storage.objects),
 		// and public object URLs must work with no headers at all. Uploads
 		// are large; storage has its own limit (FILE_SIZE_LIMIT).
-		{ServiceStorage, "/storage/v1", "/storage/v1", u.Storage, func(string) bool { return true }, nil},
+		{ServiceStorage, "/storage/v1", "/storage/v1", u.Storage, func(string) bool { return true }, nil, false},
+		// payments is a Fiber service with the same body limit as rest.
+		{ServiceFunctions, "/functions/v1", "/functions/v1", u.Functions, func(rest string) bool {
+			return functionsOpen[strings.TrimSuffix(rest, "/")]
+		}, functionsTooLarge, true},
 	}
 	p := &Proxy{}
 	buffers := newBufferPool()
 	for _, s := range specs {
+		if s.optional && len(s.targets) == 0 {
+			continue
+		}
 		targets, err := parseReplicas(s.targets)
 		if err != nil {
 			return nil, fmt.Errorf("proxy: %s upstream: %w", s.service, err)
@@ -245,6 +269,8 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func restTooLarge(*http.Request) apierr.Error { return apierr.RestBodyTooLarge }
+
+func functionsTooLarge(*http.Request) apierr.Error { return apierr.FunctionsBodyTooLarge }
 
 func authTooLarge(r *http.Request) apierr.Error {
 	return apierr.AuthBodyTooLarge(r.Header.Get(apierr.AuthAPIVersionHeader))

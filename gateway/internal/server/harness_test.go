@@ -114,7 +114,7 @@ type harness struct {
 	front string        // frontend dir
 }
 
-// newHarness starts five echo upstreams, a built frontend and a gateway
+// newHarness starts six echo upstreams, a built frontend and a gateway
 // configured by env on top of them.
 func newHarness(t testing.TB, env map[string]string) *harness {
 	t.Helper()
@@ -129,6 +129,7 @@ func newHarnessWith(t testing.TB, env map[string]string, o Options) *harness {
 	for name, key := range map[string]string{
 		proxy.ServiceRest: "REST_URL", proxy.ServiceRPC: "RPC_URL", proxy.ServiceAuth: "AUTH_URL",
 		proxy.ServiceRealtime: "REALTIME_URL", proxy.ServiceStorage: "STORAGE_URL",
+		proxy.ServiceFunctions: "FUNCTIONS_URL",
 	} {
 		vars[key] = echoUpstream(t, name, h.hits).URL
 	}

@@ -78,7 +78,7 @@ func New(cfg config.Config, log *slog.Logger, o Options) (*Server, error) {
 	}
 	px, err := proxy.New(proxy.Upstreams{
 		Rest: cfg.RestURLs, RPC: cfg.RPCURLs, Auth: cfg.AuthURLs,
-		Realtime: cfg.RealtimeURLs, Storage: cfg.StorageURLs,
+		Realtime: cfg.RealtimeURLs, Storage: cfg.StorageURLs, Functions: cfg.FunctionsURLs,
 	}, proxy.Options{Logger: log, TrustProxy: cfg.TrustProxy, Transport: o.Transport, BodyLimit: int64(cfg.BodyLimit), Now: o.Now})
 	if err != nil {
 		return nil, fmt.Errorf("routes: %w", err)

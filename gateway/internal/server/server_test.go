@@ -83,7 +83,7 @@ func TestRouting(t *testing.T) {
 func TestUnknownPathsAreNotProxied(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, nil)
-	for _, target := range []string{"/rest/v2/x", "/rest/v1x", "/authv1/token", "/functions/v1/hello"} {
+	for _, target := range []string{"/rest/v2/x", "/rest/v1x", "/authv1/token", "/functions/v2/hello", "/functionsv1/hello"} {
 		t.Run(target, func(t *testing.T) {
 			t.Parallel()
 			res, body := h.do(t, http.MethodGet, target, nil)
