@@ -47,6 +47,13 @@ type Config struct {
 	OpenAPIMode string
 	// ServerTiming adds the Server-Timing header.
 	ServerTiming bool
+	// DBConfig reads the in-database configuration (PGRST_DB_CONFIG): the
+	// login role's pgrst.* settings and PreConfig's, at start and on
+	// NOTIFY pgrst, 'reload config' (Handler.ReloadConfig).
+	DBConfig bool
+	// PreConfig is "[schema.]function" whose set_config calls add to the
+	// in-database configuration (PGRST_DB_PRE_CONFIG), or "".
+	PreConfig string
 }
 
 func (c Config) preRequest() *schemacache.QI {

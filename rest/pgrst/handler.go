@@ -3,14 +3,18 @@ package pgrst
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kejanest/kejanest/platform/jwtverify"
@@ -64,22 +68,32 @@ func (r *Response) set(k, v string) { r.Headers = append(r.Headers, [2]string{k,
 
 // Handler runs the pipeline. It is safe for concurrent use.
 type Handler struct {
-	cfg   Config
+	// base is the configuration the service started with (its
+	// environment); live is base with the in-database settings applied,
+	// swapped whole by ReloadConfig.
+	base  Config
+	live  atomic.Pointer[liveConfig]
 	pool  *pgxpool.Pool
 	cache *schemacache.Holder
 	jwt   *jwtverify.Verifier
 	log   *slog.Logger
-	// jwts caches verified tokens; anonAuth is the auth of requests
-	// without one.
-	jwts     jwtCache
+	// jwts caches verified tokens.
+	jwts  jwtCache
+	reads readCache
+	// reloadMu serializes ReloadConfig.
+	reloadMu sync.Mutex
+}
+
+// liveConfig is one configuration in force and what is derived from it.
+type liveConfig struct {
+	Config
+	// anonAuth is the auth of requests without a token.
 	anonAuth *auth
-	reads    readCache
 	// searchPaths holds the search_path setting of each exposed schema.
 	searchPaths map[string]string
 }
 
-// New returns a Handler. cache must be loaded (or loading) elsewhere.
-func New(cfg Config, pool *pgxpool.Pool, cache *schemacache.Holder, jwt *jwtverify.Verifier, log *slog.Logger) *Handler {
+func newLiveConfig(cfg Config) *liveConfig {
 	if cfg.AnonRole == "" {
 		cfg.AnonRole = "anon"
 	}
@@ -89,15 +103,56 @@ func New(cfg Config, pool *pgxpool.Pool, cache *schemacache.Holder, jwt *jwtveri
 	if cfg.OpenAPIMode == "" {
 		cfg.OpenAPIMode = OpenAPIFollowPrivileges
 	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	anon := &auth{role: cfg.AnonRole, claims: []byte(`{"role":` + strconv.Quote(cfg.AnonRole) + `}`)}
 	paths := make(map[string]string, len(cfg.Schemas))
 	for _, s := range cfg.Schemas {
 		paths[s] = searchPath(s, cfg.ExtraSearchPath)
 	}
-	return &Handler{cfg: cfg, pool: pool, cache: cache, jwt: jwt, log: log, anonAuth: anon, searchPaths: paths}
+	return &liveConfig{Config: cfg, anonAuth: anon, searchPaths: paths}
+}
+
+// New returns a Handler. cache must be loaded (or loading) elsewhere; with
+// cfg.DBConfig, call ReloadConfig before serving (the schema cache's
+// listener does, through OnConfigReload).
+func New(cfg Config, pool *pgxpool.Pool, cache *schemacache.Holder, jwt *jwtverify.Verifier, log *slog.Logger) *Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := &Handler{base: cfg, pool: pool, cache: cache, jwt: jwt, log: log}
+	h.live.Store(newLiveConfig(cfg))
+	return h
+}
+
+// Config returns the configuration in force (the environment's, with the
+// in-database settings applied).
+func (h *Handler) Config() Config { return h.live.Load().Config }
+
+// ReloadConfig reads the in-database configuration (when Config.DBConfig is
+// set) and puts the result in force for the requests that start after it
+// returns (PostgREST's readInDbConfig, run at start and on NOTIFY pgrst,
+// 'reload config'). On failure the configuration in force stays.
+func (h *Handler) ReloadConfig(ctx context.Context) error {
+	if !h.base.DBConfig {
+		return nil
+	}
+	h.reloadMu.Lock()
+	defer h.reloadMu.Unlock()
+	var settings map[string]string
+	err := pgx.BeginTxFunc(ctx, h.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var err error
+		settings, err = LoadDBSettings(ctx, tx, h.base.PreConfig)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	cfg, err := h.base.ApplyDBSettings(settings)
+	if err != nil {
+		return fmt.Errorf("apply in-database configuration: %w", err)
+	}
+	h.live.Store(newLiveConfig(cfg))
+	h.log.Info("configuration loaded", "in_database_settings", len(settings))
+	return nil
 }
 
 // searchPath is the search_path of a request on schema: the schema, then
@@ -123,14 +178,14 @@ type auth struct {
 	authenticated bool
 }
 
-func (h *Handler) authenticate(r *Request) (*auth, error) {
+func (h *Handler) authenticate(r *Request, lc *liveConfig) (*auth, error) {
 	hdr := strings.TrimSpace(r.Header("Authorization"))
 	if hdr == "" {
-		return h.anonAuth, nil
+		return lc.anonAuth, nil
 	}
 	scheme, token, _ := strings.Cut(hdr, " ")
 	if !strings.EqualFold(scheme, "bearer") {
-		return h.anonAuth, nil
+		return lc.anonAuth, nil
 	}
 	if h.jwt == nil {
 		return nil, pgrsterr.JWT("PGRST300", "Server lacks JWT secret")
@@ -149,12 +204,12 @@ func (h *Handler) authenticate(r *Request) (*auth, error) {
 	}
 	a := &auth{role: c.Role, claims: c.Raw, sub: c.Subject}
 	if a.role == "" {
-		a.role = h.cfg.AnonRole
+		a.role = lc.AnonRole
 		m := c.Map
 		m["role"] = a.role
 		a.claims, _ = json.Marshal(m)
 	}
-	a.authenticated = a.role != h.cfg.AnonRole
+	a.authenticated = a.role != lc.AnonRole
 	// Keep it until it expires (allowing for the verifier's skew), or a
 	// minute for tokens without exp.
 	exp := now.Add(time.Minute)
@@ -202,15 +257,16 @@ func (t *timing) header() string {
 // unexpected failures for the HTTP layer to log and answer 500).
 func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 	tm := &timing{last: time.Now()}
-	a, err := h.authenticate(r)
+	lc := h.live.Load()
+	a, err := h.authenticate(r, lc)
 	if err != nil {
 		return nil, err
 	}
 	tm.mark("jwt")
 	var kb [512]byte
 	key := appendReadKey(kb[:0], r)
-	if e := h.reads.get(key, h.cache.Get()); e != nil {
-		x := &call{ctx: ctx, h: h, c: e.snapshot, r: r, req: e.req, a: a, tm: tm}
+	if e := h.reads.get(key, h.cache.Get(), lc); e != nil {
+		x := &call{ctx: ctx, h: h, cfg: lc, c: e.snapshot, r: r, req: e.req, a: a, tm: tm}
 		tm.mark("parse")
 		resp, err := x.runRead(e)
 		if err != nil {
@@ -219,7 +275,7 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 		return h.finish(x, resp), nil
 	}
 	req, err := parse.Parse(parse.Input{Method: r.Method, Path: r.Path, RawQuery: r.RawQuery, Header: r.Header, HeaderValues: r.HeaderValues, Body: r.Body},
-		parse.Options{Schemas: h.cfg.Schemas})
+		parse.Options{Schemas: lc.Schemas})
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +287,7 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 	if req.Prefs.Strict() && len(req.Prefs.Invalid) > 0 {
 		return nil, pgrsterr.InvalidPreferences(req.Prefs.Invalid)
 	}
-	x := &call{ctx: ctx, h: h, c: c, r: r, req: req, a: a, tm: tm}
+	x := &call{ctx: ctx, h: h, cfg: lc, c: c, r: r, req: req, a: a, tm: tm}
 	if key != nil {
 		x.key = string(key)
 	}
@@ -257,10 +313,10 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 // finish adds the headers every response carries.
 func (h *Handler) finish(x *call, resp *Response) *Response {
 	x.tm.mark("response")
-	if len(h.cfg.Schemas) > 1 {
+	if len(x.cfg.Schemas) > 1 {
 		resp.set("Content-Profile", x.req.Schema)
 	}
-	if h.cfg.ServerTiming {
+	if x.cfg.ServerTiming {
 		resp.set("Server-Timing", x.tm.header())
 	}
 	return resp
@@ -270,6 +326,8 @@ func (h *Handler) finish(x *call, resp *Response) *Response {
 type call struct {
 	ctx context.Context
 	h   *Handler
+	// cfg is the configuration in force when the request started.
+	cfg *liveConfig
 	c   *schemacache.Cache
 	r   *Request
 	req *parse.ApiRequest
@@ -295,10 +353,9 @@ func (x *call) table() (*schemacache.Table, error) {
 // preamble builds the set_config statement; readOnly makes the
 // transaction read-only.
 func (x *call) preamble(readOnly bool, extra [][2]string) sqlgen.Query {
-	h := x.h
-	sp, ok := h.searchPaths[x.req.Schema]
+	sp, ok := x.cfg.searchPaths[x.req.Schema]
 	if !ok {
-		sp = searchPath(x.req.Schema, h.cfg.ExtraSearchPath)
+		sp = searchPath(x.req.Schema, x.cfg.ExtraSearchPath)
 	}
 	roleSettings := x.c.RoleSettings(x.a.role)
 	var s sqlgen.Settings
@@ -328,7 +385,7 @@ func (x *call) preamble(readOnly bool, extra [][2]string) sqlgen.Query {
 }
 
 func (x *call) preRequest() (*sqlgen.Query, error) {
-	q := x.h.cfg.preRequest()
+	q := x.cfg.preRequest()
 	if q == nil {
 		return nil, nil
 	}
@@ -338,7 +395,7 @@ func (x *call) preRequest() (*sqlgen.Query, error) {
 
 // txRollback reports whether this transaction ends in ROLLBACK.
 func (x *call) txRollback() (rollback, applied bool) {
-	switch x.h.cfg.TxEnd {
+	switch x.cfg.TxEnd {
 	case TxRollback:
 		return true, false
 	case TxCommitAllowOverride:
@@ -350,7 +407,7 @@ func (x *call) txRollback() (rollback, applied bool) {
 }
 
 func (x *call) planOptions() plan.Options {
-	return plan.Options{MaxRows: x.h.cfg.MaxRows, Aggregates: x.h.cfg.Aggregates}
+	return plan.Options{MaxRows: x.cfg.MaxRows, Aggregates: x.cfg.Aggregates}
 }
 
 func (x *call) run(tx exec.Tx) (*exec.Result, error) {
@@ -377,11 +434,11 @@ func (x *call) counting(root *plan.ReadPlan) (exact bool, planned *sqlgen.Query,
 // estimated replaces a count above max-rows by the planner's estimate
 // (Prefer: count=estimated).
 func (x *call) estimated(root *plan.ReadPlan) func(ctx context.Context, q exec.Querier, r *exec.Result) error {
-	if x.req.Prefs.Count != "estimated" || x.h.cfg.MaxRows <= 0 {
+	if x.req.Prefs.Count != "estimated" || x.cfg.MaxRows <= 0 {
 		return nil
 	}
 	return func(ctx context.Context, q exec.Querier, r *exec.Result) error {
-		if r.Total == nil || *r.Total <= x.h.cfg.MaxRows {
+		if r.Total == nil || *r.Total <= x.cfg.MaxRows {
 			return nil
 		}
 		pq, err := sqlgen.PlannedCount(root)
@@ -392,7 +449,7 @@ func (x *call) estimated(root *plan.ReadPlan) func(ctx context.Context, q exec.Q
 		if err != nil {
 			return err
 		}
-		n = max(n, x.h.cfg.MaxRows)
+		n = max(n, x.cfg.MaxRows)
 		r.Total = &n
 		return nil
 	}
@@ -424,7 +481,7 @@ func (x *call) read() (*Response, error) {
 		enc := planned.Encoded()
 		planned = &enc
 	}
-	e := &readEntry{snapshot: x.c, req: x.req, mt: mt, root: root, main: main.Encoded(), planned: planned,
+	e := &readEntry{snapshot: x.c, cfg: x.cfg, req: x.req, mt: mt, root: root, main: main.Encoded(), planned: planned,
 		location: contentLocation(x.req.Resource, x.r.RawQuery)}
 	x.h.reads.put(x.key, e)
 	return x.runRead(e)

@@ -17,7 +17,7 @@ import (
 // PostgREST's OpenAPI.hs does; with follow-privileges it lists only what
 // the request's role may use.
 func (x *call) openAPI() (*Response, error) {
-	if x.h.cfg.OpenAPIMode == OpenAPIDisabled {
+	if x.cfg.OpenAPIMode == OpenAPIDisabled {
 		return nil, pgrsterr.OpenAPIDisabled()
 	}
 	mt, err := negotiate(x.req.Accept, true)
@@ -26,7 +26,7 @@ func (x *call) openAPI() (*Response, error) {
 	}
 	tables := x.c.Tables(x.req.Schema)
 	funcs := x.c.AllFunctions(x.req.Schema)
-	if x.h.cfg.OpenAPIMode == OpenAPIFollowPrivileges {
+	if x.cfg.OpenAPIMode == OpenAPIFollowPrivileges {
 		if tables, funcs, err = x.visible(tables, funcs); err != nil {
 			return nil, err
 		}

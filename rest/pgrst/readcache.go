@@ -22,7 +22,7 @@ const maxCachedKey = 2048
 // requests on tables: what they produce depends only on the request line,
 // the headers in the key and the schema snapshot, never on who asks, so a
 // repeated read (a listing page, a dashboard count) skips straight to the
-// database. Entries from an older snapshot are ignored.
+// database. Entries from an older snapshot or configuration are ignored.
 type readCache struct {
 	mu sync.RWMutex
 	m  map[string]*readEntry
@@ -30,9 +30,11 @@ type readCache struct {
 
 type readEntry struct {
 	snapshot *schemacache.Cache
-	req      *parse.ApiRequest
-	mt       parse.MediaType
-	root     *plan.ReadPlan
+	// cfg is the configuration the entry was planned under.
+	cfg  *liveConfig
+	req  *parse.ApiRequest
+	mt   parse.MediaType
+	root *plan.ReadPlan
 	// main and planned carry their arguments encoded.
 	main    sqlgen.Query
 	planned *sqlgen.Query
@@ -70,15 +72,15 @@ func appendReadKey(b []byte, r *Request) []byte {
 	return b
 }
 
-// get returns the entry of key made from snap, or nil.
-func (c *readCache) get(key []byte, snap *schemacache.Cache) *readEntry {
+// get returns the entry of key made from snap under cfg, or nil.
+func (c *readCache) get(key []byte, snap *schemacache.Cache, cfg *liveConfig) *readEntry {
 	if key == nil {
 		return nil
 	}
 	c.mu.RLock()
 	e := c.m[string(key)]
 	c.mu.RUnlock()
-	if e == nil || e.snapshot != snap {
+	if e == nil || e.snapshot != snap || e.cfg != cfg {
 		return nil
 	}
 	return e

@@ -26,7 +26,7 @@ func (x *call) mutate() (*Response, error) {
 			return nil, err
 		}
 	}
-	m, err := plan.Mutate(x.c, t, x.req, plan.MutateOptions{SafeUpdate: x.h.cfg.SafeUpdate})
+	m, err := plan.Mutate(x.c, t, x.req, plan.MutateOptions{SafeUpdate: x.cfg.SafeUpdate})
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +175,11 @@ func (x *call) call() (*Response, error) {
 	}
 	if f.ReturnsVoid() {
 		resp := &Response{Status: http.StatusNoContent}
+		var total *int64
+		if x.req.Prefs.Count != "" {
+			total = res.Total
+		}
+		resp.set("Content-Range", contentRange(0, res.PageTotal-1, total))
 		x.preferenceApplied(resp, false)
 		if err := applyGUCs(resp, res); err != nil {
 			return nil, err
@@ -185,28 +190,17 @@ func (x *call) call() (*Response, error) {
 		// A single row or scalar is one object already.
 		res.PageTotal = 1
 	}
-	resp, err := x.readResponse(res, mt, read.Range, f.RetSet, "")
+	// Every call answers a range, as a read does (PostgREST's
+	// rangeStatusHeader over the call's rows): a scalar or single row is
+	// 0-0, with its count when one was asked for.
+	resp, err := x.readResponse(res, mt, read.Range, true, "")
 	if err != nil {
 		return nil, err
-	}
-	if !f.RetSet {
-		// Scalars and single rows carry no range.
-		resp.Headers = removeHeader(resp.Headers, "Content-Range")
-		if f.Composite {
-			resp.set("Content-Range", contentRange(0, 0, resp.total(x, res)))
-		}
 	}
 	if x.req.Prefs.Return == "minimal" {
 		resp.Body = nil
 	}
 	return resp, nil
-}
-
-func (r *Response) total(x *call, res *exec.Result) *int64 {
-	if x.req.Prefs.Count == "" {
-		return nil
-	}
-	return res.Total
 }
 
 func removeHeader(hs [][2]string, k string) [][2]string {

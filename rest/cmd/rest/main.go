@@ -60,6 +60,10 @@ func run() int {
 	}
 	cache := schemacache.NewHolder(pool, cfg.DBSchemas, log)
 	cache.OnChange(pool.Reset)
+	pipeline := pgrst.New(cfg.Pipeline(), pool, cache, verifier, log)
+	// The in-database configuration is read when the listener connects
+	// (before the first schema load) and on NOTIFY pgrst, 'reload config'.
+	cache.OnConfigReload(pipeline.ReloadConfig)
 	loaded := cache.Reloaded()
 	go func() { _ = cache.Listen(ctx, pool.Config().ConnConfig, time.Second) }()
 	// Give the first schema load a moment before listening, so the first
@@ -81,7 +85,7 @@ func run() int {
 			}
 			return pgpool.Ping(ctx, pool)
 		},
-		Pipeline: pgrst.New(cfg.Pipeline(), pool, cache, verifier, log),
+		Pipeline: pipeline,
 	})
 	if err := fiberserve.Serve(ctx, app, cfg.Addr(), log); err != nil {
 		log.Error("serve", "error", err.Error())

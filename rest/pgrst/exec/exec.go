@@ -180,6 +180,12 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 	}
 	end := "commit"
 	if tx.Rollback {
+		// Deferred constraints are checked as a commit would check them,
+		// so a request answers the same whether or not it is rolled back
+		// (PostgREST's optionalRollback).
+		if _, err := pc.Exec(ctx, "set constraints all immediate").ReadAll(); err != nil {
+			return nil, err
+		}
 		end = "rollback"
 	}
 	if _, err := pc.Exec(ctx, end).ReadAll(); err != nil {

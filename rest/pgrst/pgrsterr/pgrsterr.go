@@ -8,6 +8,7 @@
 package pgrsterr
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,7 +58,20 @@ func (e *Error) MarshalJSON() ([]byte, error) {
 		h := e.Hint
 		b.Hint = &h
 	}
-	return json.Marshal(b)
+	return marshal(b)
+}
+
+// marshal encodes v as PostgREST (aeson) does: without escaping <, > and &
+// as \u003c, \u003e and \u0026, which encoding/json does by default (and
+// to a Marshaler's output too).
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // NotImplemented is PGRST127, answered 400: the request is well formed but
@@ -110,10 +124,10 @@ func Render(err error, requestID string) (status int, body []byte, expected bool
 	if !expected {
 		e = Internal(requestID)
 	}
-	body, merr := json.Marshal(e)
+	body, merr := marshal(e)
 	if merr != nil { // Details held something unencodable: a programming error
 		e, expected = Internal(requestID), false
-		body, _ = json.Marshal(e)
+		body, _ = marshal(e)
 	}
 	return e.Status, body, expected
 }

@@ -25,7 +25,13 @@ func Call(c *schemacache.Cache, req *parse.ApiRequest) (*CallPlan, error) {
 	var obj map[string]json.RawMessage
 	body := bytes.TrimSpace(req.RawBody)
 	singleObject := req.Prefs.Params == "single-object"
-	if post {
+	rawBody := post && (req.ContentType.Type == parse.MTTextPlain || req.ContentType.Type == parse.MTXML || req.ContentType.Type == parse.MTOctet)
+	switch {
+	case rawBody:
+		// The body is the argument of a single unnamed parameter, not
+		// JSON: it names no argument.
+		body = req.RawBody
+	case post:
 		if len(body) == 0 {
 			body = []byte("{}")
 		}
@@ -39,7 +45,7 @@ func Call(c *schemacache.Cache, req *parse.ApiRequest) (*CallPlan, error) {
 		} else if !json.Valid(body) {
 			return nil, pgrsterr.InvalidBody(400, "Empty or invalid json")
 		}
-	} else {
+	default:
 		for _, a := range req.Query.RPCArgs {
 			if !slices.Contains(keys, a[0]) {
 				keys = append(keys, a[0])

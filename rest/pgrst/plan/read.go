@@ -140,7 +140,7 @@ func markEmpty(n *ReadPlan) bool {
 
 func (b *builder) checkAggregates(n *ReadPlan) error {
 	if n.HasAggregates() {
-		if !b.opt.Aggregates {
+		if !b.opt.Aggregates && !onlyRelCounts(n) {
 			return pgrsterr.AggregatesNotAllowed()
 		}
 		// With aggregates, * means every column (they become GROUP BY).
@@ -162,6 +162,16 @@ func (b *builder) checkAggregates(n *ReadPlan) error {
 		}
 	}
 	return nil
+}
+
+// onlyRelCounts reports that a node's aggregates are all rel(count).
+func onlyRelCounts(n *ReadPlan) bool {
+	for _, s := range n.Select {
+		if s.Aggregate != "" && !s.RelCount {
+			return false
+		}
+	}
+	return true
 }
 
 func findNode(root *ReadPlan, path parse.EmbedPath) (*ReadPlan, error) {
@@ -198,7 +208,21 @@ func (b *builder) resolveField(n *ReadPlan, f parse.Field, ftsLang string, fts b
 	}
 	col, err := b.column(n, f.Name)
 	if err != nil {
-		return Field{}, err
+		// A computed field: a function of the row. Rows read from a CTE
+		// (a mutation's or a call's) are not of the table's row type.
+		fn := b.c.ComputedField(n.Table.QI(), f.Name)
+		if fn == nil || n.FromCTE {
+			return Field{}, err
+		}
+		out := Field{Name: f.Name, Computed: fn, JSONPath: f.JSONPath}
+		isJSON := fn.ReturnTypeName == "json" || fn.ReturnTypeName == "jsonb"
+		if len(f.JSONPath) > 0 && !isJSON {
+			out.ToJSON = true
+		}
+		if fts && fn.ReturnTypeName != "tsvector" {
+			out.ToTSVector, out.TSLang = true, ftsLang
+		}
+		return out, nil
 	}
 	out := Field{Name: col.Name, Column: col, JSONPath: f.JSONPath}
 	if len(f.JSONPath) > 0 && !col.IsJSON() {
@@ -214,6 +238,11 @@ func (b *builder) addSelect(n *ReadPlan, items []*parse.SelectItem) error {
 	for _, it := range items {
 		switch it.Kind {
 		case parse.SelectField:
+			if n.Depth > 0 && it.Field.Name == "count" && len(it.Field.JSONPath) == 0 && it.Cast == "" && it.Aggregate == "" && n.Table.Column("count") == nil {
+				// rel(count): the number of related rows.
+				n.Select = append(n.Select, SelectField{Field: Field{Name: "*"}, Aggregate: parse.AggCount, Alias: it.Alias, RelCount: true})
+				continue
+			}
 			f, err := b.resolveField(n, it.Field, "", false)
 			if err != nil {
 				return err
@@ -354,6 +383,21 @@ func (b *builder) resolveOrder(n *ReadPlan, terms []parse.OrderTerm) ([]OrderTer
 		f, err := b.resolveField(child, t.Field, "", false)
 		if err != nil {
 			return nil, err
+		}
+		if f.Computed != nil {
+			// The embed's row is its selected columns: order by the
+			// computed field only as one of them.
+			name := ""
+			for _, s := range child.Select {
+				if s.Field.Computed == f.Computed && len(s.Field.JSONPath) == 0 && s.Aggregate == "" && s.Cast == "" {
+					name = s.OutputName()
+				}
+			}
+			if name == "" || len(f.JSONPath) > 0 {
+				return nil, pgrsterr.UndefinedColumn(child.Table.Name, t.Field.Name)
+			}
+			out = append(out, OrderTerm{Field: Field{Name: name}, RelAlias: child.AggAlias, Dir: t.Dir, Nulls: t.Nulls})
+			continue
 		}
 		// The embed's subquery names its columns by their aliases.
 		for _, s := range child.Select {

@@ -18,8 +18,11 @@ const SourceCTE = "pgrst_source"
 type Field struct {
 	// Name is the column name, or "*".
 	Name string
-	// Column is the cached column (nil for "*").
-	Column   *schemacache.Column
+	// Column is the cached column (nil for "*" and computed fields).
+	Column *schemacache.Column
+	// Computed is the function computing the field from the row, for a
+	// computed field (Column is nil then).
+	Computed *schemacache.Function
 	JSONPath []parse.JSONOp
 	// ToJSON wraps a non-JSON column in to_jsonb() before a JSON path.
 	ToJSON bool
@@ -37,6 +40,9 @@ type SelectField struct {
 	AggregateCast string
 	// Alias is the output name ("" keeps the column's).
 	Alias string
+	// RelCount marks the count of an embed written rel(count), which
+	// PostgREST answers whether or not aggregates are enabled.
+	RelCount bool
 }
 
 // OutputName is the JSON key the field produces.

@@ -13,11 +13,12 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Channel and ReloadPayload are PostgREST's: `NOTIFY pgrst, 'reload schema'`
-// (an empty payload reloads too).
+// Channel and the payloads are PostgREST's: `NOTIFY pgrst, 'reload schema'`
+// (an empty payload reloads too) and `NOTIFY pgrst, 'reload config'`.
 const (
-	Channel       = "pgrst"
-	ReloadPayload = "reload schema"
+	Channel             = "pgrst"
+	ReloadPayload       = "reload schema"
+	ReloadConfigPayload = "reload config"
 )
 
 // Holder keeps the current Cache and replaces it atomically. Readers call
@@ -32,6 +33,21 @@ type Holder struct {
 	// tests can wait for one.
 	reloaded chan struct{}
 	onChange func()
+	onConfig func(ctx context.Context) error
+}
+
+// OnConfigReload registers f to read the configuration: Listen calls it
+// each time its connection is (re)established, before the schema reload,
+// and on every `NOTIFY pgrst, 'reload config'`. Call it before Listen.
+func (h *Holder) OnConfigReload(f func(ctx context.Context) error) { h.onConfig = f }
+
+func (h *Holder) reloadConfig(ctx context.Context) {
+	if h.onConfig == nil {
+		return
+	}
+	if err := h.onConfig(ctx); err != nil {
+		h.log.Error("configuration reload failed", "error", err.Error())
+	}
 }
 
 // OnChange registers f to run after every reload that replaces an earlier
@@ -119,6 +135,7 @@ func (h *Holder) listenOnce(ctx context.Context, cfg *pgx.ConnConfig) error {
 	if _, err := conn.Exec(ctx, "listen "+pgx.Identifier{Channel}.Sanitize()); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	h.reloadConfig(ctx)
 	if err := h.Reload(ctx); err != nil {
 		h.log.Error("schema cache reload failed", "error", err.Error())
 	}
@@ -127,14 +144,23 @@ func (h *Holder) listenOnce(ctx context.Context, cfg *pgx.ConnConfig) error {
 		if err != nil {
 			return fmt.Errorf("wait for notification: %w", err)
 		}
+		if n.Payload == ReloadConfigPayload {
+			h.reloadConfig(ctx)
+			continue
+		}
 		if n.Payload != ReloadPayload && n.Payload != "" {
 			continue
 		}
-		// Drain the burst: wait until 50ms pass without another one.
+		// Drain the burst: wait until 50ms pass without another one (a
+		// config reload in it still happens).
+		configToo := false
 		for {
 			dctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-			_, err := conn.WaitForNotification(dctx)
+			dn, err := conn.WaitForNotification(dctx)
 			cancel()
+			if err == nil && dn.Payload == ReloadConfigPayload {
+				configToo = true
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -144,6 +170,9 @@ func (h *Holder) listenOnce(ctx context.Context, cfg *pgx.ConnConfig) error {
 				}
 				break
 			}
+		}
+		if configToo {
+			h.reloadConfig(ctx)
 		}
 		if err := h.Reload(ctx); err != nil {
 			h.log.Error("schema cache reload failed", "error", err.Error())

@@ -75,8 +75,9 @@ select p.oid, n.nspname, p.proname, coalesce(obj_description(p.oid, 'pg_proc'), 
   array(select t.typname::text from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality u(x, o)
         join pg_catalog.pg_type t on t.oid = u.x order by o),
   p.pronargdefaults, p.provariadic <> 0,
-  format_type(p.prorettype, null), rt.typname::text, rt.typtype::text, rt.typrelid,
-  p.proretset, p.provolatile::text, coalesce(p.proconfig, '{}')
+  format_type(p.prorettype, null), rt.typname::text, rt.typtype::text, rt.typrelid, rt.typnamespace::regnamespace::text,
+  p.proretset, p.provolatile::text, coalesce(p.proconfig, '{}'),
+  case when p.pronargs = 1 then (select t.typrelid from pg_catalog.pg_type t where t.oid = p.proargtypes[0]) else 0 end
 from pg_catalog.pg_proc p
 join pg_catalog.pg_namespace n on n.oid = p.pronamespace
 join pg_catalog.pg_type rt on rt.oid = p.prorettype
@@ -96,7 +97,7 @@ type oid = uint32
 // Load reads a snapshot of schemas from q. Run it in one REPEATABLE READ
 // transaction for a consistent picture.
 func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
-	c := &Cache{Schemas: slices.Clone(schemas), tables: map[QI]*Table{}, rels: map[QI][]*Relationship{}, funcs: map[QI][]*Function{}, roleSets: map[string][][2]string{}, LoadedAt: time.Now()}
+	c := &Cache{Schemas: slices.Clone(schemas), tables: map[QI]*Table{}, rels: map[QI][]*Relationship{}, funcs: map[QI][]*Function{}, computed: map[QI]map[string]*Function{}, roleSets: map[string][][2]string{}, LoadedAt: time.Now()}
 	byOID := map[oid]*Table{}
 	var oids []oid
 
@@ -169,6 +170,20 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 			}
 		}
 		c.funcs[f.QI()] = append(c.funcs[f.QI()], f.Function)
+		// A function of one table row returning one scalar is a computed
+		// field of that table (PostgREST's computed fields: PostgreSQL
+		// reads t.f as f(t)).
+		if t := byOID[f.argRel]; t != nil && f.ReturnsScalar() && !f.ReturnsVoid() && f.Schema == t.Schema && t.Column(f.Name) == nil {
+			if c.computed[t.QI()] == nil {
+				c.computed[t.QI()] = map[string]*Function{}
+			}
+			if _, dup := c.computed[t.QI()][f.Name]; !dup {
+				c.computed[t.QI()][f.Name] = f.Function
+			}
+		}
+	}
+	for _, fs := range c.funcs {
+		slices.SortStableFunc(fs, compareOverloads)
 	}
 
 	if err := c.loadRoleSettings(ctx, q); err != nil {
@@ -526,6 +541,8 @@ func endpointsQI(c *Cache, viewCols map[oid][]viewColumn, byOID map[oid]*Table, 
 type loadedFunc struct {
 	*Function
 	retRel oid
+	// argRel is the relation whose row type the one parameter is, or 0.
+	argRel oid
 }
 
 func loadFunctions(ctx context.Context, q Querier, schemas []string) ([]loadedFunc, []oid, error) {
@@ -543,12 +560,12 @@ func loadFunctions(ctx context.Context, q Querier, schemas []string) ([]loadedFu
 			ndefaults                  int16
 			variadic, retset           bool
 			typtype, vol               string
-			relid                      oid
+			relid, argRel              oid
 			config                     []string
 		)
 		f := &Function{}
 		if err := rows.Scan(&o, &f.Schema, &f.Name, &f.Description, &names, &modes, &types, &bases, &ndefaults, &variadic,
-			&f.ReturnType, &f.ReturnTypeName, &typtype, &relid, &retset, &vol, &config); err != nil {
+			&f.ReturnType, &f.ReturnTypeName, &typtype, &relid, &f.ReturnTypeSchema, &retset, &vol, &config, &argRel); err != nil {
 			return nil, nil, fmt.Errorf("load functions: %w", err)
 		}
 		f.RetSet, f.Volatility = retset, vol[0]
@@ -579,7 +596,7 @@ func loadFunctions(ctx context.Context, q Querier, schemas []string) ([]loadedFu
 				f.Settings = append(f.Settings, [2]string{k, v})
 			}
 		}
-		lf := loadedFunc{Function: f}
+		lf := loadedFunc{Function: f, argRel: argRel}
 		switch {
 		case typtype == "c" && relid != 0:
 			f.Composite = true

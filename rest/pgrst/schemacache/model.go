@@ -181,6 +181,8 @@ type Function struct {
 	// ReturnType is format_type of the return type ("integer", "void",
 	// "SETOF"-less), ReturnTypeName its pg_type name.
 	ReturnType, ReturnTypeName string
+	// ReturnTypeSchema is the schema of the return type.
+	ReturnTypeSchema string
 	// RetSet reports SETOF/TABLE.
 	RetSet bool
 	// Composite reports a row result (a table's type, a composite type,
@@ -232,6 +234,7 @@ type Cache struct {
 	tables   map[QI]*Table
 	rels     map[QI][]*Relationship
 	funcs    map[QI][]*Function
+	computed map[QI]map[string]*Function
 	roleSets map[string][][2]string
 	// LoadedAt is when the snapshot was taken.
 	LoadedAt time.Time
@@ -255,7 +258,13 @@ func (c *Cache) Tables(schema string) []*Table {
 // Relationships returns the relationships whose origin is q.
 func (c *Cache) Relationships(q QI) []*Relationship { return c.rels[q] }
 
-// Functions returns the overloads named q.
+// ComputedField returns the function that computes field name of table q
+// (a function in q's schema taking q's row as its only parameter and
+// returning a scalar), or nil.
+func (c *Cache) ComputedField(q QI, name string) *Function { return c.computed[q][name] }
+
+// Functions returns the overloads named q, in PostgREST's order (see
+// compareOverloads).
 func (c *Cache) Functions(q QI) []*Function { return c.funcs[q] }
 
 // FunctionNames returns the names of schema's functions, sorted.

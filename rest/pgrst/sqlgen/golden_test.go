@@ -76,6 +76,8 @@ var goldens = []golden{
 	{name: "call_single_param", method: "POST", target: "/rpc/echo", body: `{"a":1}`, rows: 1},
 	{name: "call_variadic", target: "/rpc/sum_all?nums=1&nums=2", rows: 1},
 	{name: "call_setof_scalar", target: "/rpc/tag_list", rows: 5},
+	{name: "call_head_count", method: "HEAD", target: "/rpc/books_by?author=1&price=gt.13&limit=5", headers: hdr("Prefer", "count=exact"), rows: 1},
+	{name: "read_rel_count", target: "/authors?select=id,books!books_author_id_fkey(count)&order=id", rows: 4},
 }
 
 type fixture struct {

@@ -14,6 +14,16 @@ import (
 // field renders a column reference with its JSON path and to_tsvector.
 func field(n *plan.ReadPlan, f plan.Field) exp.Expression {
 	var e exp.Expression = nodeCol(n, f.Name)
+	if f.Computed != nil {
+		// f(row): the whole row of the node's FROM item, named by its
+		// alias or its bare table name ("schema"."table" would read as a
+		// column reference).
+		row := ident(n.From.Name)
+		if n.Alias != "" {
+			row = ident(n.Alias)
+		}
+		e = goqu.L("?(?)", tableIdent(f.Computed.QI()), row)
+	}
 	if f.ToJSON {
 		e = goqu.L("to_jsonb(?)", e)
 	}

@@ -372,7 +372,9 @@ func call(c *plan.CallPlan) exp.Expression {
 func Call(c *plan.CallPlan, read *plan.ReadPlan, exactCount bool, o Output) (Query, error) {
 	f := c.Func
 	var from exp.Expression
-	if f.ReturnsScalar() || f.ReturnsSetOfScalar() || o.Handler == HandlerNone {
+	// Without a body (HEAD) the rows are still the read's: its filters and
+	// limits decide page_total and the range.
+	if f.ReturnsScalar() || f.ReturnsSetOfScalar() {
 		from = goqu.L("(SELECT * FROM pgrst_source) _postgrest_t")
 	} else {
 		from = goqu.L("? _postgrest_t", limited(read))

@@ -45,6 +45,8 @@ const minJWTSecretLen = 32
 //	PGRST_OPENAPI_MODE                follow-privileges                                                follow-privileges, ignore-privileges or disabled
 //	PGRST_SERVER_TIMING_ENABLED       true                                                             send Server-Timing (jwt, parse, plan, transaction, response)
 //	PGRST_JWT_AUD                     ""                                                               when set, tokens must carry this audience
+//	PGRST_DB_CONFIG                   true                                                             read pgrst.* settings of the login role (and PGRST_DB_PRE_CONFIG's) from the database
+//	PGRST_DB_PRE_CONFIG               ""                                                               function ([schema.]name) whose set_config calls add in-database settings
 //	KEJANEST_ENV                      "" (development)                                                 production refuses empty or well-known dev secrets
 type Config struct {
 	// DBURI is the connection string (PGRST_DB_URI, DATABASE_URL).
@@ -86,6 +88,10 @@ type Config struct {
 	ServerTiming bool
 	// JWTAud is the required token audience, or "" (PGRST_JWT_AUD).
 	JWTAud string
+	// DBConfig reads the in-database configuration (PGRST_DB_CONFIG).
+	DBConfig bool
+	// DBPreConfig is the pre-config function, or "" (PGRST_DB_PRE_CONFIG).
+	DBPreConfig string
 }
 
 // Load reads the configuration through r. It returns the parse errors of
@@ -112,6 +118,8 @@ func Load(r *envconf.Reader) (Config, error) {
 		OpenAPIMode:       r.String("follow-privileges", "PGRST_OPENAPI_MODE"),
 		ServerTiming:      r.Bool(true, "PGRST_SERVER_TIMING_ENABLED"),
 		JWTAud:            r.String("", "PGRST_JWT_AUD"),
+		DBConfig:          r.Bool(true, "PGRST_DB_CONFIG"),
+		DBPreConfig:       r.String("", "PGRST_DB_PRE_CONFIG"),
 	}
 	return c, r.Err()
 }
@@ -187,5 +195,7 @@ func (c Config) Pipeline() pgrst.Config {
 		SafeUpdate:      c.DBSafeUpdate,
 		OpenAPIMode:     c.OpenAPIMode,
 		ServerTiming:    c.ServerTiming,
+		DBConfig:        c.DBConfig,
+		PreConfig:       c.DBPreConfig,
 	}
 }

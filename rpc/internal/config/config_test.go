@@ -30,6 +30,7 @@ func TestLoad(t *testing.T) {
 		DBSafeUpdate:      true,
 		OpenAPIMode:       "follow-privileges",
 		ServerTiming:      true,
+		DBConfig:          true,
 	}
 	tests := []struct {
 		name    string
@@ -49,12 +50,13 @@ func TestLoad(t *testing.T) {
 				"PGRST_DB_EXTRA_SEARCH_PATH": "public", "PGRST_DB_PRE_REQUEST": "app.check", "PGRST_DB_TX_END": "commit-allow-override",
 				"PGRST_DB_AGGREGATES_ENABLED": "true", "PGRST_DB_SAFE_UPDATE": "false", "PGRST_OPENAPI_MODE": "disabled",
 				"PGRST_SERVER_TIMING_ENABLED": "false", "PGRST_JWT_AUD": "authenticated",
+				"PGRST_DB_CONFIG": "false", "PGRST_DB_PRE_CONFIG": "app.pre_config",
 			},
 			want: func(c *Config) {
 				*c = Config{DBURI: "postgres://u@db:5432/app", Host: "0.0.0.0", Port: 8080, JWTSecret: goodSecret,
 					DBSchemas: []string{"api", "public"}, DBAnonRole: "web_anon", DBMaxRows: 50, DBPool: 3, LogLevel: "debug",
 					DBExtraSearchPath: []string{"public"}, DBPreRequest: "app.check", DBTxEnd: "commit-allow-override", DBAggregates: true,
-					OpenAPIMode: "disabled", JWTAud: "authenticated"}
+					OpenAPIMode: "disabled", JWTAud: "authenticated", DBPreConfig: "app.pre_config"}
 			},
 		},
 		{
