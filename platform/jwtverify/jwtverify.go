@@ -2,8 +2,8 @@
 // Postgres role and claims that every request runs under.
 //
 // It accepts HS256/384/512 tokens signed with the shared secret (what Supabase
-// Auth issues by default) and RS256/ES256/EdDSA tokens whose "kid" names a key
-// in a configured JWKS. Errors carry PostgREST's codes and messages, because
+// Auth issues by default) and RS/PS/ES/EdDSA tokens whose "kid" names a key
+// in a configured JWKS (Supabase's asymmetric signing keys). Errors carry PostgREST's codes and messages, because
 // rest, rpc, storage and realtime all report them to clients.
 package jwtverify
 
@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,10 +51,14 @@ func partsError(n int) *Error {
 
 // Options configures a Verifier.
 type Options struct {
-	// Secret is the shared HMAC secret (JWT_SECRET). Empty disables HS*.
+	// Secret is the shared HMAC secret (JWT_SECRET). Empty disables HS*
+	// tokens unless the JWKS carries an "oct" key.
 	Secret string
-	// JWKS is an optional JSON Web Key Set with public keys for RS/ES/EdDSA
-	// tokens (and optionally "oct" keys); tokens pick a key by "kid".
+	// JWKS is an optional JSON Web Key Set ({"keys":[…]}, a bare array of
+	// JWKs, or one JWK) with the keys of asymmetric RS/PS/ES/EdDSA tokens
+	// and optionally "oct" keys for HS tokens. A token names its key by
+	// "kid"; a token without one may use only keys without one. This is the
+	// JWT_JWKS value Supabase's self-hosted setup gives every service.
 	JWKS []byte
 	// Audience, when set, must appear in the token's "aud" claim.
 	Audience string
@@ -66,13 +71,23 @@ type Options struct {
 // Verifier validates compact JWS tokens. It is safe for concurrent use.
 type Verifier struct {
 	secret   []byte
-	keys     jwk.Set
+	keys     []verifyKey
 	audience string
 	skew     time.Duration
 	now      func() time.Time
 }
 
-// New builds a Verifier; it fails on a JWKS that does not parse.
+// verifyKey is one usable JWKS entry, exported to its raw Go form once.
+type verifyKey struct {
+	kid    string
+	kty    string                 // "oct", "RSA", "EC" or "OKP"
+	alg    jwa.SignatureAlgorithm // zero when the JWK names none
+	hasAlg bool
+	raw    any
+}
+
+// New builds a Verifier; it fails on a JWKS that does not parse, and when
+// neither a secret nor a key is configured.
 func New(o Options) (*Verifier, error) {
 	v := &Verifier{secret: []byte(o.Secret), audience: o.Audience, skew: o.Skew, now: o.Now}
 	if v.skew == 0 {
@@ -82,16 +97,125 @@ func New(o Options) (*Verifier, error) {
 		v.now = time.Now
 	}
 	if len(bytes.TrimSpace(o.JWKS)) > 0 {
-		set, err := jwk.Parse(o.JWKS)
+		set, err := ParseJWKS(o.JWKS)
 		if err != nil {
-			return nil, fmt.Errorf("parse JWKS: %w", err)
+			return nil, err
 		}
-		v.keys = set
+		keys, err := usableKeys(set)
+		if err != nil {
+			return nil, err
+		}
+		v.keys = keys
 	}
-	if len(v.secret) == 0 && v.keys == nil {
+	if len(v.secret) == 0 && len(v.keys) == 0 {
 		return nil, errors.New("jwtverify: neither a secret nor a JWKS is configured")
 	}
 	return v, nil
+}
+
+// ParseJWKS reads a JSON Web Key Set in any of the forms Supabase's
+// services accept: {"keys":[…]}, a bare array of JWKs (Realtime's
+// API_JWT_JWKS, GoTrue's GOTRUE_JWT_KEYS) or a single JWK (PostgREST's
+// jwt-secret).
+func ParseJWKS(raw []byte) (jwk.Set, error) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0:
+		return jwk.NewSet(), nil
+	case raw[0] == '[':
+		raw = append(append([]byte(`{"keys":`), raw...), '}')
+	case raw[0] == '{' && !bytes.Contains(raw, []byte(`"keys"`)):
+		k, err := jwk.ParseKey(raw)
+		if err != nil {
+			return nil, fmt.Errorf("parse JWK: %w", err)
+		}
+		set := jwk.NewSet()
+		if err := set.AddKey(k); err != nil {
+			return nil, fmt.Errorf("parse JWK: %w", err)
+		}
+		return set, nil
+	}
+	set, err := jwk.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("parse JWKS: %w", err)
+	}
+	return set, nil
+}
+
+// IsJWKS reports whether a *_JWT_SECRET value is JSON (a JWK or JWK set)
+// rather than a shared secret, as PostgREST decides for jwt-secret.
+func IsJWKS(v string) bool {
+	v = strings.TrimSpace(v)
+	return strings.HasPrefix(v, "{") || strings.HasPrefix(v, "[")
+}
+
+// CheckConfig validates a service's verification keys at start: a secret of
+// at least minSecret bytes when one is set, a JWKS that parses, and at
+// least one of the two.
+func CheckConfig(secretName, secret, jwksName, jwks string, minSecret int) error {
+	var errs []error
+	if secret != "" && len(secret) < minSecret {
+		errs = append(errs, fmt.Errorf("%s: must be at least %d characters", secretName, minSecret))
+	}
+	n := 0
+	if strings.TrimSpace(jwks) != "" {
+		set, err := ParseJWKS([]byte(jwks))
+		if err == nil {
+			var keys []verifyKey
+			keys, err = usableKeys(set)
+			n = len(keys)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", jwksName, err))
+		}
+	}
+	if secret == "" && n == 0 && len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("%s or %s: one is required", secretName, jwksName))
+	}
+	return errors.Join(errs...)
+}
+
+// usableKeys exports every signature key of set. Private halves are
+// dropped: a verifier needs only the public key.
+func usableKeys(set jwk.Set) ([]verifyKey, error) {
+	var out []verifyKey
+	for i := range set.Len() {
+		k, _ := set.Key(i)
+		if use, ok := k.KeyUsage(); ok && use != "" && use != "sig" {
+			continue
+		}
+		if ops, ok := k.KeyOps(); ok && len(ops) > 0 && !slices.Contains(ops, jwk.KeyOpVerify) && !slices.Contains(ops, jwk.KeyOpSign) {
+			continue
+		}
+		kid, _ := k.KeyID()
+		kty := k.KeyType().String()
+		if kty != "oct" {
+			pub, err := k.PublicKey()
+			if err != nil {
+				return nil, fmt.Errorf("key %d (%s): %w", i, kid, err)
+			}
+			k = pub
+		}
+		var raw any
+		if err := jwk.Export(k, &raw); err != nil {
+			return nil, fmt.Errorf("key %d (%s): %w", i, kid, err)
+		}
+		vk := verifyKey{kid: kid, kty: kty, raw: raw}
+		if a, ok := k.Algorithm(); ok && a.String() != "" {
+			sa, found := jwa.LookupSignatureAlgorithm(a.String())
+			if !found || sa == jwa.NoSignature() {
+				return nil, fmt.Errorf("key %d (%s): algorithm %q is not a signature algorithm", i, kid, a.String())
+			}
+			vk.alg, vk.hasAlg = sa, true
+		}
+		switch kty {
+		case "oct", "RSA", "EC", "OKP":
+		default:
+			return nil, fmt.Errorf("key %d (%s): key type %q", i, kid, kty)
+		}
+		out = append(out, vk)
+	}
+	return out, nil
 }
 
 // Claims is what a verified token grants.
@@ -128,45 +252,78 @@ func (v *Verifier) Verify(token string) (*Claims, error) {
 	if err := json.Unmarshal(rawHead, &h); err != nil {
 		return nil, &Error{Code: "PGRST301", Message: "Error in $: could not decode JWT header"}
 	}
-	alg, key, err := v.keyFor(h)
+	alg, keys, err := v.keysFor(h)
 	if err != nil {
 		return nil, err
 	}
-	payload, err := jws.VerifyCompactFast(key, []byte(token), alg)
-	if err != nil {
-		return nil, ErrSignature
+	for _, key := range keys {
+		if payload, err := jws.VerifyCompactFast(key, []byte(token), alg); err == nil {
+			return v.claims(payload)
+		}
 	}
-	return v.claims(payload)
+	return nil, ErrSignature
 }
 
-// keyFor chooses the verification key. "none" and unknown algorithms never
-// reach a key: an unsigned token must not be accepted under any setting.
-func (v *Verifier) keyFor(h header) (jwa.SignatureAlgorithm, any, error) {
+// keyType is the JWK "kty" each signature algorithm needs. Binding the
+// algorithm to the key's type is what refuses algorithm confusion: an
+// HS256 token never meets an RSA or EC key, whatever its "kid" says.
+func keyType(alg jwa.SignatureAlgorithm) string {
+	switch alg {
+	case jwa.HS256(), jwa.HS384(), jwa.HS512():
+		return "oct"
+	case jwa.RS256(), jwa.RS384(), jwa.RS512(), jwa.PS256(), jwa.PS384(), jwa.PS512():
+		return "RSA"
+	case jwa.ES256(), jwa.ES384(), jwa.ES512():
+		return "EC"
+	case jwa.EdDSA():
+		return "OKP"
+	}
+	return ""
+}
+
+// keysFor chooses the candidate verification keys. "none" and unknown
+// algorithms never reach a key: an unsigned token must not be accepted
+// under any setting. A token with a "kid" gets that key only (an HS token
+// whose kid is not in the set falls back to the shared secret, as GoTrue
+// does for its own key id); a token without one gets the keys without one
+// of its type, plus the shared secret for HS tokens.
+func (v *Verifier) keysFor(h header) (jwa.SignatureAlgorithm, []any, error) {
 	alg, ok := jwa.LookupSignatureAlgorithm(h.Alg)
 	if !ok || alg == jwa.NoSignature() {
 		return alg, nil, ErrNoKey
 	}
-	switch alg {
-	case jwa.HS256(), jwa.HS384(), jwa.HS512():
-		if h.Kid == "" || v.keys == nil {
-			if len(v.secret) == 0 {
-				return alg, nil, ErrNoKey
+	kty := keyType(alg)
+	if kty == "" {
+		return alg, nil, ErrNoKey
+	}
+	fits := func(k verifyKey) bool { return k.kty == kty && (!k.hasAlg || k.alg == alg) }
+	var out []any
+	if h.Kid != "" {
+		for _, k := range v.keys {
+			if k.kid == h.Kid {
+				if !fits(k) {
+					return alg, nil, ErrNoKey
+				}
+				return alg, []any{k.raw}, nil
 			}
-			return alg, v.secret, nil
+		}
+		if kty == "oct" && len(v.secret) > 0 {
+			return alg, []any{v.secret}, nil
+		}
+		return alg, nil, ErrNoKey
+	}
+	if kty == "oct" && len(v.secret) > 0 {
+		out = append(out, v.secret)
+	}
+	for _, k := range v.keys {
+		if k.kid == "" && fits(k) {
+			out = append(out, k.raw)
 		}
 	}
-	if v.keys == nil || h.Kid == "" {
+	if len(out) == 0 {
 		return alg, nil, ErrNoKey
 	}
-	k, found := v.keys.LookupKeyID(h.Kid)
-	if !found {
-		return alg, nil, ErrNoKey
-	}
-	var raw any
-	if err := jwk.Export(k, &raw); err != nil {
-		return alg, nil, ErrNoKey
-	}
-	return alg, raw, nil
+	return alg, out, nil
 }
 
 func (v *Verifier) claims(payload []byte) (*Claims, error) {

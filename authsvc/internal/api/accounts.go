@@ -107,6 +107,17 @@ func (a *API) newUser(email, phone, provider string, data map[string]any) *store
 	return u
 }
 
+// verifyLink is the /verify link of a mail or generate_link, with GoTrue's
+// parameter order (mailer getPath): token, type, redirect_to. As there,
+// redirect_to is escaped only when it holds "&", "=" or "#"
+// (encodeRedirectURL).
+func (a *API) verifyLink(token, verifyType, redirectTo string) string {
+	if strings.ContainsAny(redirectTo, "&=#") {
+		redirectTo = url.QueryEscape(redirectTo)
+	}
+	return a.issuer() + "/verify?token=" + url.QueryEscape(token) + "&type=" + url.QueryEscape(verifyType) + "&redirect_to=" + redirectTo
+}
+
 // identityFor creates the user's email or phone identity.
 func (a *API) createIdentity(ctx context.Context, q *store.Q, u *store.User, provider string) error {
 	data := map[string]any{"sub": u.ID, "email_verified": u.EmailConfirmedAt != nil, "phone_verified": u.PhoneConfirmedAt != nil}
@@ -221,8 +232,7 @@ func (a *API) sendCodeMail(ctx context.Context, q *store.Q, u *store.User, m otp
 		if m.pkce {
 			tok = pkcePrefix + hash
 		}
-		q := url.Values{"token": {tok}, "type": {m.verifyType}, "redirect_to": {m.redirectTo}}
-		d.ConfirmationURL = a.issuer() + "/verify?" + q.Encode()
+		d.ConfirmationURL = a.verifyLink(tok, m.verifyType, m.redirectTo)
 	}
 	msg, err := mailer.Render(m.kind, m.address, d)
 	if err != nil {

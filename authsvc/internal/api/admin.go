@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -22,16 +21,18 @@ func (a *API) adminListUsers(c fiber.Ctx) error {
 	if err := a.requireAdmin(c); err != nil {
 		return err
 	}
+	// GoTrue's paginate parses both as unsigned, so a negative page is
+	// refused with ParseUint's own error text.
 	page, perPage := 1, 50
-	if v, err := strconv.Atoi(c.Query("page", "1")); err == nil && v > 0 {
-		page = v
-	} else if err != nil {
+	if v, err := strconv.ParseUint(c.Query("page", "1"), 10, 32); err != nil {
 		return apierr.BadRequest(apierr.CodeValidationFailed, "Bad Pagination Parameters: %v", err)
+	} else if v > 0 {
+		page = int(v)
 	}
-	if v, err := strconv.Atoi(c.Query("per_page", "50")); err == nil && v > 0 {
-		perPage = min(v, 1000)
-	} else if err != nil {
+	if v, err := strconv.ParseUint(c.Query("per_page", "50"), 10, 32); err != nil {
 		return apierr.BadRequest(apierr.CodeValidationFailed, "Bad Pagination Parameters: %v", err)
+	} else if v > 0 {
+		perPage = int(min(v, 1000))
 	}
 	ctx := c.Context()
 	users, total, err := a.store.ListUsers(ctx, page, perPage, strings.Clone(c.Query("filter")))
@@ -144,12 +145,20 @@ func (a *API) adminCreateUser(c fiber.Ctx) error {
 			provider = "phone"
 		}
 		u := a.newUser(email, phone, provider, p.UserMetadata)
+		// GoTrue's adminUserCreate keeps user_metadata exactly as given:
+		// the identity's claims (sub, email, *_verified) go to the
+		// identity only, unlike a self sign-up.
+		u.UserMetaData = map[string]any{}
+		for k, v := range p.UserMetadata {
+			if v != nil {
+				u.UserMetaData[k] = v
+			}
+		}
 		if p.ID != "" {
 			if _, err := uuid.Parse(p.ID); err != nil {
 				return apierr.BadRequest(apierr.CodeValidationFailed, "ID must conform to the uuid v4 format")
 			}
 			u.ID = p.ID
-			u.UserMetaData["sub"] = p.ID
 		}
 		for k, v := range p.AppMetadata {
 			if k != "provider" && k != "providers" {
@@ -171,11 +180,9 @@ func (a *API) adminCreateUser(c fiber.Ctx) error {
 		}
 		if p.EmailConfirm && email != "" {
 			u.EmailConfirmedAt = ptr(a.now())
-			u.UserMetaData["email_verified"] = true
 		}
 		if p.PhoneConfirm && phone != "" {
 			u.PhoneConfirmedAt = ptr(a.now())
-			u.UserMetaData["phone_verified"] = true
 		}
 		if _, err := a.applyBan(u, p.BanDuration); err != nil {
 			return err
@@ -432,7 +439,7 @@ func (a *API) adminGenerateLink(c fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		link := a.issuer() + "/verify?" + url.Values{"token": {hash}, "type": {verifyType}, "redirect_to": {redirect}}.Encode()
+		link := a.verifyLink(hash, verifyType, redirect)
 		resp = structToMap(uj)
 		resp["action_link"] = link
 		resp["email_otp"] = otp

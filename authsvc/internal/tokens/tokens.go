@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,9 +60,13 @@ type Signer struct {
 }
 
 // New builds a Signer from the HS256 secret and an optional GOTRUE_JWT_KEYS
-// value: a JSON array of private JWKs or a JWK set {"keys":[…]}. The first
-// RS256/ES256 private key signs; the public halves of every asymmetric key
-// are published by JWKS and accepted by Verify.
+// value: a JSON array of private JWKs or a JWK set {"keys":[…]}, as
+// Supabase's self-hosted JWT_KEYS. As in GoTrue, the private key whose
+// key_ops include "sign" signs (several such keys are an error); a set
+// whose keys name no key_ops at all signs with its first private key. The
+// public halves of every asymmetric key are published by JWKS (use "sig",
+// key_ops ["verify"]) and accepted by Verify. "oct" keys are the legacy
+// secret and are never published.
 func New(secret string, keysJSON string) (*Signer, error) {
 	s := &Signer{secret: []byte(secret), public: jwk.NewSet()}
 	keysJSON = strings.TrimSpace(keysJSON)
@@ -75,6 +80,12 @@ func New(secret string, keysJSON string) (*Signer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse GOTRUE_JWT_KEYS: %w", err)
 	}
+	type candidate struct {
+		key jwk.Key
+		alg jwa.SignatureAlgorithm
+		kid string
+	}
+	var marked, firstPrivate []candidate
 	for i := range set.Len() {
 		k, _ := set.Key(i)
 		if k.KeyType().String() == "oct" {
@@ -91,11 +102,13 @@ func New(secret string, keysJSON string) (*Signer, error) {
 				algName = "RS256"
 			case "EC":
 				algName = "ES256"
+			case "OKP":
+				algName = "EdDSA"
 			}
 		}
 		sa, ok := jwa.LookupSignatureAlgorithm(algName)
-		if !ok || (sa != jwa.RS256() && sa != jwa.ES256()) {
-			return nil, fmt.Errorf("GOTRUE_JWT_KEYS: key %d: algorithm %q, want RS256 or ES256", i, algName)
+		if !ok || !signable(sa) {
+			return nil, fmt.Errorf("GOTRUE_JWT_KEYS: key %d: algorithm %q, want RS256, RS512, ES256, ES512 or EdDSA", i, algName)
 		}
 		kid, _ := k.KeyID()
 		if kid == "" {
@@ -107,24 +120,60 @@ func New(secret string, keysJSON string) (*Signer, error) {
 		}
 		_ = pub.Set(jwk.AlgorithmKey, sa)
 		_ = pub.Set(jwk.KeyUsageKey, "sig")
+		_ = pub.Set(jwk.KeyOpsKey, jwk.KeyOperationList{jwk.KeyOpVerify})
 		if err := s.public.AddKey(pub); err != nil {
 			return nil, fmt.Errorf("GOTRUE_JWT_KEYS: %w", err)
 		}
-		if s.signKey == nil {
-			if _, err := k.PublicKey(); err == nil && isPrivate(k) {
-				s.signKey, s.signAlg, s.kid = k, sa, kid
-			}
+		if !isPrivate(k) {
+			continue
 		}
+		c := candidate{k, sa, kid}
+		if ops, ok := k.KeyOps(); ok && slices.Contains(ops, jwk.KeyOpSign) {
+			marked = append(marked, c)
+		}
+		firstPrivate = append(firstPrivate, c)
+	}
+	switch {
+	case len(marked) > 1:
+		return nil, errors.New("GOTRUE_JWT_KEYS: multiple signing keys detected, only 1 signing key is supported")
+	case len(marked) == 1:
+		s.signKey, s.signAlg, s.kid = marked[0].key, marked[0].alg, marked[0].kid
+	case len(firstPrivate) > 0 && !anyKeyOps(set):
+		s.signKey, s.signAlg, s.kid = firstPrivate[0].key, firstPrivate[0].alg, firstPrivate[0].kid
 	}
 	if s.signKey == nil && s.public.Len() > 0 {
-		return nil, errors.New("GOTRUE_JWT_KEYS: no private key to sign with")
+		return nil, errors.New("GOTRUE_JWT_KEYS: no signing key detected")
 	}
 	return s, nil
 }
 
+// signable lists the algorithms GoTrue signs with.
+func signable(a jwa.SignatureAlgorithm) bool {
+	switch a {
+	case jwa.RS256(), jwa.RS512(), jwa.ES256(), jwa.ES512(), jwa.EdDSA():
+		return true
+	}
+	return false
+}
+
+// anyKeyOps reports whether some key of set states its key_ops: then the
+// signing key must be marked, as GoTrue requires.
+func anyKeyOps(set jwk.Set) bool {
+	for i := range set.Len() {
+		k, _ := set.Key(i)
+		if k.KeyType().String() == "oct" {
+			continue
+		}
+		if ops, ok := k.KeyOps(); ok && len(ops) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func isPrivate(k jwk.Key) bool {
 	switch k.(type) {
-	case jwk.RSAPrivateKey, jwk.ECDSAPrivateKey:
+	case jwk.RSAPrivateKey, jwk.ECDSAPrivateKey, jwk.OKPPrivateKey:
 		return true
 	}
 	return false
@@ -178,7 +227,7 @@ func (s *Signer) Verify(token string, now time.Time) (map[string]any, error) {
 	switch alg {
 	case jwa.HS256(), jwa.HS384(), jwa.HS512():
 		payload, err = jws.Verify([]byte(token), jws.WithKey(alg, s.secret))
-	case jwa.RS256(), jwa.ES256():
+	case jwa.RS256(), jwa.RS512(), jwa.ES256(), jwa.ES512(), jwa.EdDSA():
 		kid, _ := h.KeyID()
 		k, ok := s.public.LookupKeyID(kid)
 		if !ok {

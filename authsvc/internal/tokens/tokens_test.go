@@ -128,3 +128,90 @@ func decodeSeg(t *testing.T, seg string) string {
 	}
 	return string(b)
 }
+
+// jwkJSON renders one JWK with the given kid and key_ops (none when nil).
+func jwkJSON(t *testing.T, raw any, kid string, ops ...jwk.KeyOperation) string {
+	t.Helper()
+	k, err := jwk.Import(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = k.Set(jwk.KeyIDKey, kid)
+	if ops != nil {
+		_ = k.Set(jwk.KeyOpsKey, jwk.KeyOperationList(ops))
+	}
+	b, _ := json.Marshal(k)
+	return string(b)
+}
+
+// TestSigningKeyChoice follows GoTrue's conf.JwtKeysDecoder: the key whose
+// key_ops include "sign" signs, exactly one may, and Supabase's JWT_KEYS
+// shape (an ES256 signing key beside the legacy secret as an "oct" key)
+// is accepted with the oct key left unpublished.
+func TestSigningKeyChoice(t *testing.T) {
+	t.Parallel()
+	ec1, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ec2, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	rsaKey, _ := rsa.GenerateKey(rand.Reader, 2048)
+	oct := `{"kty":"oct","k":"` + base64.RawURLEncoding.EncodeToString([]byte(secret)) + `","alg":"HS256"}`
+	sign, verify := jwk.KeyOpSign, jwk.KeyOpVerify
+	tests := []struct {
+		name, keys, wantKid, wantErr string
+		published                    int
+	}{
+		{"supabase JWT_KEYS shape", "[" + jwkJSON(t, ec1, "ec-sign", sign, verify) + "," + oct + "]", "ec-sign", "", 1},
+		{"rotation: the marked key signs, the old one stays published",
+			"[" + jwkJSON(t, rsaKey, "rsa-old", verify) + "," + jwkJSON(t, ec1, "ec-new", sign, verify) + "]", "ec-new", "", 2},
+		{"no key_ops anywhere: the first private key signs",
+			"[" + jwkJSON(t, ec2, "first") + "," + jwkJSON(t, ec1, "second") + "]", "first", "", 2},
+		{"two signing keys", "[" + jwkJSON(t, ec1, "a", sign) + "," + jwkJSON(t, ec2, "b", sign) + "]", "", "multiple signing keys detected", 0},
+		{"key_ops without a signing key", "[" + jwkJSON(t, ec1, "a", verify) + "]", "", "no signing key detected", 0},
+		{"public key only", "[" + jwkJSON(t, ec1.Public(), "pub") + "]", "", "no signing key detected", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := New(secret, tt.keys)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("got %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok, err := s.Sign(claims(time.Now()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hdr := decodeSeg(t, strings.Split(tok, ".")[0]); !strings.Contains(hdr, `"kid":"`+tt.wantKid+`"`) {
+				t.Errorf("header %s, want kid %s", hdr, tt.wantKid)
+			}
+			raw, _ := s.JWKS()
+			var doc struct {
+				Keys []map[string]any `json:"keys"`
+			}
+			if err := json.Unmarshal(raw, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Keys) != tt.published {
+				t.Fatalf("published %s", raw)
+			}
+			for _, k := range doc.Keys {
+				if k["kty"] == "oct" || k["d"] != nil || k["use"] != "sig" || k["alg"] == nil {
+					t.Errorf("published key %v", k)
+				}
+				if ops, _ := k["key_ops"].([]any); len(ops) != 1 || ops[0] != "verify" {
+					t.Errorf("key_ops %v", k["key_ops"])
+				}
+			}
+			// HS256 tokens signed with the secret still verify (admin keys).
+			hs, _ := New(secret, "")
+			htok, _ := hs.Sign(claims(time.Now()))
+			if _, err := s.Verify(htok, time.Now()); err != nil {
+				t.Errorf("HS256 token: %v", err)
+			}
+		})
+	}
+}

@@ -97,6 +97,8 @@ func start(o options, log *slog.Logger) error {
 		ServiceRoleKey: env.String(devkeys.ServiceRoleKey, "SERVICE_ROLE_KEY"),
 		PublishableKey: env.String(devkeys.PublishableKey, "SUPABASE_PUBLISHABLE_KEY"),
 		SecretKey:      env.String(devkeys.SecretKey, "SUPABASE_SECRET_KEY"),
+		JWTKeys:        env.String("", "JWT_KEYS"),
+		JWKS:           env.String("", "JWT_JWKS"),
 	}
 	pgPort := env.Int(54322, "POSTGRES_PORT")
 	replicas := o.replicas

@@ -154,6 +154,19 @@ func PickPorts(n int, free func() (int, error)) (Ports, error) {
 // Keys are the secrets every service shares.
 type Keys struct {
 	JWTSecret, AnonKey, ServiceRoleKey, PublishableKey, SecretKey string
+	// JWTKeys is authsvc's private signing key set (Supabase's JWT_KEYS,
+	// given as GOTRUE_JWT_KEYS) and JWKS the public set every verifying
+	// service reads (Supabase's JWT_JWKS); both empty means HS256 only.
+	JWTKeys, JWKS string
+}
+
+// withJWKS appends JWT_JWKS to env when a key set is configured: rest,
+// rpc, realtime, storage, payments and the gateway all read it.
+func (k Keys) withJWKS(env []string) []string {
+	if k.JWKS == "" {
+		return env
+	}
+	return append(env, "JWT_JWKS="+k.JWKS)
 }
 
 // Stack is everything needed to start the services.
@@ -304,12 +317,12 @@ func (s Stack) templates() []template {
 	p := s.Ports
 	k := s.Keys
 	pgrst := func(port int) []string {
-		return []string{
+		return k.withJWKS([]string{
 			"PGRST_DB_URI=" + authenticator,
 			"PGRST_SERVER_HOST=127.0.0.1",
 			"PGRST_SERVER_PORT=" + strconv.Itoa(port),
 			"PGRST_JWT_SECRET=" + k.JWTSecret,
-		}
+		})
 	}
 	return []template{
 		// Mail from authsvc lands here; the page lists it so a developer
@@ -328,7 +341,7 @@ func (s Stack) templates() []template {
 		{"rest", "/ready", pgrst},
 		{"rpc", "/ready", pgrst},
 		{"authsvc", "/health", func(port int) []string {
-			return []string{
+			env := []string{
 				"DATABASE_URL=" + authAdmin,
 				"GOTRUE_API_HOST=127.0.0.1",
 				"PORT=" + strconv.Itoa(port),
@@ -345,9 +358,13 @@ func (s Stack) templates() []template {
 				// (.data/logs/authsvc.log with one replica).
 				"GOTRUE_EXTERNAL_PHONE_ENABLED=true",
 			}
+			if k.JWTKeys != "" {
+				env = append(env, "GOTRUE_JWT_KEYS="+k.JWTKeys)
+			}
+			return env
 		}},
 		{"realtime", "/api/health", func(port int) []string {
-			return []string{
+			return k.withJWKS([]string{
 				"DATABASE_URL=" + authenticator,
 				"REALTIME_HOST=127.0.0.1",
 				"PORT=" + strconv.Itoa(port),
@@ -355,10 +372,10 @@ func (s Stack) templates() []template {
 				// The websocket's apikey query parameter may be an sb_ key.
 				"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
 				"SUPABASE_SECRET_KEY=" + k.SecretKey,
-			}
+			})
 		}},
 		{"storage", "/status", func(port int) []string {
-			return []string{
+			return k.withJWKS([]string{
 				"DATABASE_URL=" + authenticator,
 				"SERVER_HOST=127.0.0.1",
 				"SERVER_PORT=" + strconv.Itoa(port),
@@ -371,23 +388,23 @@ func (s Stack) templates() []template {
 				// so replicas on one disk never see each other's halves.
 				"STORAGE_BACKEND=file",
 				"FILE_STORAGE_BACKEND_PATH=" + s.StorageDir,
-			}
+			})
 		}},
 		// The credentials, shortcode and passkey are both sides' shared
 		// development defaults; Safaricom's callback reaches payments the
 		// way it would in production, through the gateway.
 		{"payments", "/ready", func(port int) []string {
-			return []string{
+			return k.withJWKS([]string{
 				"DATABASE_URL=" + authenticator,
 				"PAYMENTS_HOST=127.0.0.1",
 				"PORT=" + strconv.Itoa(port),
 				"JWT_SECRET=" + k.JWTSecret,
 				"MPESA_API_BASE_URL=" + s.DarajaSimURL(),
 				"MPESA_CALLBACK_BASE_URL=" + s.GatewayURL(),
-			}
+			})
 		}},
 		{"gateway", "/health", func(int) []string {
-			return []string{
+			return k.withJWKS([]string{
 				fmt.Sprintf("GATEWAY_LISTEN=127.0.0.1:%d,[::1]:%d", p.Gateway, p.Gateway),
 				"REST_URL=" + s.upstream("rest"),
 				"RPC_URL=" + s.upstream("rpc"),
@@ -401,7 +418,7 @@ func (s Stack) templates() []template {
 				"SERVICE_ROLE_KEY=" + k.ServiceRoleKey,
 				"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
 				"SUPABASE_SECRET_KEY=" + k.SecretKey,
-			}
+			})
 		}},
 	}
 }

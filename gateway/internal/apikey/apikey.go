@@ -76,11 +76,17 @@ type Result struct {
 	Authorization string
 	// Role is the effective role, for logs and metrics only.
 	Role string
+	// FromAPIKey is true when Authorization stands for the apikey because
+	// the request had no Authorization header of its own.
+	FromAPIKey bool
 }
 
 // Keys are the project's configured credentials.
 type Keys struct {
-	JWTSecret      string
+	JWTSecret string
+	// JWKS is the shared public key set (JWT_JWKS): JWT apikeys and
+	// bearers signed with an asymmetric key verify by kid.
+	JWKS           string
 	AnonKey        string
 	ServiceRoleKey string
 	PublishableKey string
@@ -118,7 +124,7 @@ func New(k Keys, now func() time.Time) (*Checker, error) {
 	if k.JWTSecret == "" {
 		return nil, errors.New("apikey: JWT secret is empty")
 	}
-	v, err := jwtverify.New(jwtverify.Options{Secret: k.JWTSecret, Now: now})
+	v, err := jwtverify.New(jwtverify.Options{Secret: k.JWTSecret, JWKS: []byte(k.JWKS), Now: now})
 	if err != nil {
 		return nil, fmt.Errorf("apikey: build verifier: %w", err)
 	}
@@ -215,9 +221,9 @@ func (c *Checker) Check(apikey, authorization string) Result {
 			if !ok {
 				return Result{Outcome: Internal, Role: keyRole}
 			}
-			return Result{Outcome: outcome, Authorization: h, Role: keyRole}
+			return Result{Outcome: outcome, Authorization: h, Role: keyRole, FromAPIKey: true}
 		}
-		return Result{Outcome: outcome, Authorization: "Bearer " + keyBearer, Role: keyRole}
+		return Result{Outcome: outcome, Authorization: "Bearer " + keyBearer, Role: keyRole, FromAPIKey: true}
 	}
 
 	token, isBearer := bearer(authorization)

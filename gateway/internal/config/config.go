@@ -13,6 +13,7 @@ import (
 	"github.com/kejanest/kejanest/gateway/internal/ratelimit"
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
+	"github.com/kejanest/kejanest/platform/jwtverify"
 )
 
 // DefaultBodyLimit is the request body limit rest, rpc and authsvc run
@@ -34,6 +35,7 @@ const DefaultBodyLimit = 1 << 20
 //	FUNCTIONS_URL             http://127.0.0.1:8081                      payments (/functions/v1/*, Supabase's Edge Functions path); comma list: replicas
 //	FRONTEND_DIR              frontend/dist                              built frontend, relative to the working directory
 //	JWT_SECRET                devkeys.JWTSecret                          HS256 secret that signs legacy keys and user tokens
+//	JWT_JWKS                  ""                                         public JWKS (Supabase's JWT_JWKS): asymmetric apikeys and tokens by kid
 //	ANON_KEY                  devkeys.AnonKey                            legacy anon apikey (a JWT)
 //	SERVICE_ROLE_KEY          devkeys.ServiceRoleKey                     legacy service_role apikey (a JWT)
 //	SUPABASE_PUBLISHABLE_KEY  devkeys.PublishableKey                     sb_publishable_… key, role anon
@@ -71,6 +73,9 @@ type Config struct {
 	// JWTSecret verifies legacy API keys and bearer tokens and signs the
 	// short-lived tokens minted for sb_ keys (JWT_SECRET).
 	JWTSecret string
+	// JWKS verifies asymmetric JWT API keys and bearer tokens by kid
+	// (JWT_JWKS).
+	JWKS string
 	// AnonKey and ServiceRoleKey are the legacy JWT API keys (ANON_KEY,
 	// SERVICE_ROLE_KEY).
 	AnonKey, ServiceRoleKey string
@@ -125,6 +130,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		FunctionsURLs:  r.List([]string{"http://127.0.0.1:8081"}, "FUNCTIONS_URL"),
 		FrontendDir:    r.String("frontend/dist", "FRONTEND_DIR"),
 		JWTSecret:      r.String(devkeys.JWTSecret, "JWT_SECRET"),
+		JWKS:           r.String("", "JWT_JWKS"),
 		AnonKey:        r.String(devkeys.AnonKey, "ANON_KEY"),
 		ServiceRoleKey: r.String(devkeys.ServiceRoleKey, "SERVICE_ROLE_KEY"),
 		PublishableKey: r.String(devkeys.PublishableKey, "SUPABASE_PUBLISHABLE_KEY"),
@@ -169,6 +175,11 @@ func (c Config) Validate() error {
 	} {
 		for _, err := range checkReplicas(u.urls) {
 			errs = append(errs, fmt.Errorf("%s: %w", u.name, err))
+		}
+	}
+	if strings.TrimSpace(c.JWKS) != "" {
+		if err := jwtverify.CheckConfig("JWT_SECRET", c.JWTSecret, "JWT_JWKS", c.JWKS, 0); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if c.FrontendDir == "" {

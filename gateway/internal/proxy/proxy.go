@@ -57,6 +57,26 @@ var authOpen = map[string]bool{
 	"/health":                true,
 }
 
+// authUserOnly are the auth paths (after the prefix; a trailing "/"
+// matches the subtree) where GoTrue requires the caller's own bearer token:
+// its requireAuthentication and requireAdminCredentials routes. The apikey
+// is never turned into their Authorization header, so a request without
+// one gets GoTrue's 401 no_authorization "This endpoint requires a valid
+// Bearer token", as it does behind Supabase's gateway, rather than a
+// claims error about the anon key.
+var authUserOnly = []string{"/user", "/user/", "/logout", "/reauthenticate", "/factors", "/factors/", "/admin/", "/invite"}
+
+// needsUserToken reports whether rest (the path after /auth/v1) is one of
+// authUserOnly.
+func needsUserToken(rest string) bool {
+	for _, p := range authUserOnly {
+		if rest == p || rest == strings.TrimSuffix(p, "/") || (strings.HasSuffix(p, "/") && strings.HasPrefix(rest, p)) {
+			return true
+		}
+	}
+	return false
+}
+
 // functionsOpen are the functions (after the prefix) that need no apikey:
 // Safaricom posts the M-Pesa result to the callback URL with no headers of
 // ours, so it cannot carry one. Like a Supabase Edge Function deployed with
@@ -244,6 +264,13 @@ func (rt *Route) Service() string { return rt.service }
 // Open reports whether path (the full public path) needs no apikey.
 func (rt *Route) Open(path string) bool {
 	return rt.open != nil && rt.open(strip(path, rt.strip))
+}
+
+// NeedsUserToken reports whether path (the full public path) is an auth
+// endpoint that only the caller's own bearer token may authorize, so the
+// apikey must not stand in for a missing Authorization header.
+func (rt *Route) NeedsUserToken(path string) bool {
+	return rt.service == ServiceAuth && needsUserToken(strip(path, rt.strip))
 }
 
 // ServeHTTP forwards r to the service. On a route with a body limit, a body

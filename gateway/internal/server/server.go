@@ -68,6 +68,7 @@ type Options struct {
 func New(cfg config.Config, log *slog.Logger, o Options) (*Server, error) {
 	keys, err := apikey.New(apikey.Keys{
 		JWTSecret:      cfg.JWTSecret,
+		JWKS:           cfg.JWKS,
 		AnonKey:        cfg.AnonKey,
 		ServiceRoleKey: cfg.ServiceRoleKey,
 		PublishableKey: cfg.PublishableKey,
@@ -230,7 +231,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, route *proxy.R
 			return res.Role
 		}
 	}
-	setAuthorization(r, res.Authorization)
+	if !(res.FromAPIKey && route.NeedsUserToken(r.URL.Path)) {
+		setAuthorization(r, res.Authorization)
+	}
 	route.ServeHTTP(w, r)
 	return res.Role
 }

@@ -3,6 +3,10 @@ package server
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -16,11 +20,16 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/lestrrat-go/jwx/v3/jws"
 
 	"github.com/kejanest/kejanest/gateway/internal/apikey"
+	"github.com/kejanest/kejanest/gateway/internal/config"
 	"github.com/kejanest/kejanest/gateway/internal/cors"
 	"github.com/kejanest/kejanest/gateway/internal/gwtest"
 	"github.com/kejanest/kejanest/platform/devkeys"
+	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/jwtverify"
 )
 
@@ -162,6 +171,23 @@ func TestAPIKeys(t *testing.T) {
 		{name: "open storage with bad key untouched", strict: true, target: "/storage/v1/object/list/b", hdr: map[string]string{"apikey": "junk", "Authorization": "Bearer sb_secret_unknown"}, status: 200, auth: "Bearer sb_secret_unknown"},
 		{name: "open storage translates sb bearer", strict: true, target: "/storage/v1/object/list/b", hdr: map[string]string{"apikey": devkeys.PublishableKey, "Authorization": "Bearer " + devkeys.PublishableKey}, status: 200, auth: minted, mintRole: "anon"},
 		{name: "auth path beyond open ones needs key", strict: true, target: "/auth/v1/verify/../admin/users", status: 401, body: noKeyBody},
+		// GoTrue's requireAuthentication / requireAdminCredentials routes:
+		// the apikey never stands in for the caller's own token there.
+		{name: "auth user with apikey only", target: "/auth/v1/user", hdr: map[string]string{"apikey": devkeys.AnonKey}, status: 200, noAuth: true},
+		{name: "auth user with sb key only", target: "/auth/v1/user", hdr: map[string]string{"apikey": devkeys.PublishableKey}, status: 200, noAuth: true},
+		{name: "auth logout with apikey only", target: "/auth/v1/logout", hdr: map[string]string{"apikey": devkeys.AnonKey}, status: 200, noAuth: true},
+		{name: "auth reauthenticate with apikey only", target: "/auth/v1/reauthenticate", hdr: map[string]string{"apikey": devkeys.AnonKey}, status: 200, noAuth: true},
+		{name: "auth factors with apikey only", target: "/auth/v1/factors/abc/verify", hdr: map[string]string{"apikey": devkeys.AnonKey}, status: 200, noAuth: true},
+		{name: "auth identities with apikey only", target: "/auth/v1/user/identities/authorize?provider=google", hdr: map[string]string{"apikey": devkeys.AnonKey}, status: 200, noAuth: true},
+		{name: "auth admin with service key only", target: "/auth/v1/admin/users", hdr: map[string]string{"apikey": devkeys.ServiceRoleKey}, status: 200, noAuth: true},
+		{name: "auth admin with secret key only", target: "/auth/v1/admin/users", hdr: map[string]string{"apikey": devkeys.SecretKey}, status: 200, noAuth: true},
+		{name: "auth invite with service key only", target: "/auth/v1/invite", hdr: map[string]string{"apikey": devkeys.ServiceRoleKey}, status: 200, noAuth: true},
+		{name: "auth user with user bearer", target: "/auth/v1/user", hdr: map[string]string{"apikey": devkeys.AnonKey, "Authorization": "Bearer " + user}, status: 200, auth: "Bearer " + user},
+		{name: "auth admin with secret bearer is minted", target: "/auth/v1/admin/users", hdr: map[string]string{"apikey": devkeys.SecretKey, "Authorization": "Bearer " + devkeys.SecretKey}, status: 200, auth: minted, mintRole: "service_role"},
+		{name: "auth signup still gets the apikey", target: "/auth/v1/signup", hdr: map[string]string{"apikey": devkeys.AnonKey}, status: 200, auth: "Bearer " + devkeys.AnonKey},
+		{name: "auth token still gets the apikey", target: "/auth/v1/token?grant_type=password", hdr: map[string]string{"apikey": devkeys.AnonKey}, status: 200, auth: "Bearer " + devkeys.AnonKey},
+		{name: "auth settings still gets the apikey", target: "/auth/v1/settings", hdr: map[string]string{"apikey": devkeys.PublishableKey}, status: 200, auth: minted, mintRole: "anon"},
+		{name: "rest user-like path still gets the apikey", target: "/rest/v1/user", hdr: map[string]string{"apikey": devkeys.AnonKey}, status: 200, auth: "Bearer " + devkeys.AnonKey},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -851,5 +877,60 @@ func TestClientAddressForwarded(t *testing.T) {
 				t.Errorf("X-Real-IP %q, X-Forwarded-For %q; want %q, %q", e.RealIP, e.XFF, tc.realIP, tc.xff)
 			}
 		})
+	}
+}
+
+// TestAsymmetricKeys: with JWT_JWKS set, JWT apikeys signed by an
+// asymmetric key (Supabase's ANON_KEY_ASYMMETRIC) are accepted by kid; the
+// legacy HS256 keys still are, and an unknown kid is refused.
+func TestAsymmetricKeys(t *testing.T) {
+	t.Parallel()
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := jwk.Import(priv.Public())
+	_ = pub.Set(jwk.KeyIDKey, "ec-1")
+	_ = pub.Set(jwk.AlgorithmKey, jwa.ES256())
+	set := jwk.NewSet()
+	_ = set.AddKey(pub)
+	jwks, _ := json.Marshal(set)
+	h := newHarness(t, map[string]string{"JWT_JWKS": string(jwks), "GATEWAY_REQUIRE_APIKEY": "true"})
+	sign := func(kid string) string {
+		hdr := jws.NewHeaders()
+		_ = hdr.Set(jws.KeyIDKey, kid)
+		payload, _ := json.Marshal(map[string]any{"role": "anon", "iss": "supabase", "exp": time.Now().Add(time.Hour).Unix()})
+		out, err := jws.Sign(payload, jws.WithKey(jwa.ES256(), priv, jws.WithProtectedHeaders(hdr)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	good, unknown := sign("ec-1"), sign("ec-2")
+	tests := []struct {
+		name, apikey string
+		status       int
+	}{
+		{"ES256 apikey", good, 200},
+		{"legacy HS256 anon key", devkeys.AnonKey, 200},
+		{"unknown kid", unknown, 401},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res, body := h.do(t, http.MethodGet, "/rest/v1/properties", map[string]string{"apikey": tc.apikey})
+			if res.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", res.StatusCode, tc.status, body)
+			}
+			if tc.status == 200 {
+				if e := echoOf(t, res, body); e.Authorization != "Bearer "+tc.apikey {
+					t.Errorf("forwarded %q", e.Authorization)
+				}
+			}
+		})
+	}
+	cfg, _ := config.Load(envconf.FromMap(map[string]string{"JWT_JWKS": "[{]"}))
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "JWT_JWKS") {
+		t.Errorf("a malformed JWT_JWKS: Validate = %v", err)
 	}
 }

@@ -51,7 +51,7 @@ func run() int {
 	}
 	defer pool.Close()
 
-	verifier, err := jwtverify.New(jwtverify.Options{Secret: cfg.JWTSecret})
+	verifier, err := jwtverify.New(jwtverify.Options{Secret: cfg.JWTSecret, JWKS: []byte(cfg.JWKS)})
 	if err != nil {
 		log.Error("configure JWT verification", "error", err.Error())
 		return 1

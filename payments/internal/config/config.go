@@ -17,6 +17,7 @@ import (
 	"github.com/kejanest/kejanest/payments/internal/darajasim"
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
+	"github.com/kejanest/kejanest/platform/jwtverify"
 )
 
 // DefaultPort is the Supabase edge runtime's port.
@@ -51,6 +52,7 @@ const (
 //	PAYMENTS_HOST                127.0.0.1                                                        listen host
 //	PORT                         8081                                                             listen port
 //	JWT_SECRET                   devkeys.JWTSecret (also read: SUPABASE_JWT_SECRET)                HS256 secret of user tokens
+//	SUPABASE_JWKS                "" (also read: JWT_JWKS)                                          public JWKS (Supabase's JWT_JWKS): asymmetric keys by kid, "oct" keys for HS256
 //	PAYMENTS_DB_POOL             10                                                               database connections
 //	LOG_LEVEL                    info                                                             debug, info, warn or error
 //	KEJANEST_ENV                 "" (development)                                                 production refuses dev secrets and missing M-Pesa values
@@ -76,8 +78,10 @@ type Config struct {
 	Host        string
 	Port        int
 	JWTSecret   string
-	DBPool      int
-	LogLevel    string
+	// JWKS verifies user tokens by kid (SUPABASE_JWKS, JWT_JWKS).
+	JWKS     string
+	DBPool   int
+	LogLevel string
 	// Production is KEJANEST_ENV=production.
 	Production bool
 
@@ -122,6 +126,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		Host:        r.String("127.0.0.1", "PAYMENTS_HOST"),
 		Port:        r.Int(DefaultPort, "PORT"),
 		JWTSecret:   r.String(devkeys.JWTSecret, "JWT_SECRET", "SUPABASE_JWT_SECRET"),
+		JWKS:        r.String("", "SUPABASE_JWKS", "JWT_JWKS"),
 		DBPool:      r.Int(10, "PAYMENTS_DB_POOL"),
 		LogLevel:    strings.ToLower(r.String("info", "LOG_LEVEL")),
 		Production:  prod,
@@ -161,6 +166,9 @@ func (c Config) Validate() error {
 	}
 	if len(c.JWTSecret) < minJWTSecretLen {
 		add("JWT_SECRET: must be at least %d characters", minJWTSecretLen)
+	}
+	if err := jwtverify.CheckConfig("JWT_SECRET", c.JWTSecret, "SUPABASE_JWKS", c.JWKS, 0); err != nil && strings.TrimSpace(c.JWKS) != "" {
+		add("%w", err)
 	}
 	if c.DBPool < 2 {
 		add("PAYMENTS_DB_POOL: %d, want at least 2 (the sweep holds one connection for its lock)", c.DBPool)

@@ -54,7 +54,7 @@ func run() int {
 	}
 	defer pool.Close()
 
-	authn, err := auth.New(auth.Options{JWTSecret: cfg.JWTSecret, PublishableKey: cfg.PublishableKey, SecretKey: cfg.SecretKey})
+	authn, err := auth.New(auth.Options{JWTSecret: cfg.JWTSecret, JWKS: cfg.JWKS, PublishableKey: cfg.PublishableKey, SecretKey: cfg.SecretKey})
 	if err != nil {
 		log.Error("auth", "error", err.Error())
 		return 1

@@ -62,6 +62,8 @@ type Authenticator struct {
 type Options struct {
 	// JWTSecret verifies HS256 tokens.
 	JWTSecret string
+	// JWKS verifies tokens by kid (asymmetric keys, and "oct" keys).
+	JWKS string
 	// PublishableKey, when non-empty, is accepted as the anon role.
 	PublishableKey string
 	// SecretKey, when non-empty, is accepted as service_role.
@@ -77,7 +79,7 @@ func New(o Options) (*Authenticator, error) {
 	}
 	// Skew is checked here, not by the verifier, so the expiry message can
 	// say how long ago the token expired.
-	v, err := jwtverify.New(jwtverify.Options{Secret: o.JWTSecret, Now: o.Now, Skew: time.Nanosecond})
+	v, err := jwtverify.New(jwtverify.Options{Secret: o.JWTSecret, JWKS: []byte(o.JWKS), Now: o.Now, Skew: time.Nanosecond})
 	if err != nil {
 		return nil, fmt.Errorf("jwt verifier: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
+	"github.com/kejanest/kejanest/platform/jwtverify"
 )
 
 // minJWTSecretLen is the shortest HMAC secret accepted.
@@ -32,6 +33,7 @@ const minPresenceReplicaTimeoutMS = 300
 //	REALTIME_HOST               127.0.0.1                                                        listen host
 //	PORT                        4000                                                             listen port
 //	API_JWT_SECRET  JWT_SECRET  devkeys.JWTSecret                                                HS256 secret, at least 32 characters
+//	API_JWT_JWKS    JWT_JWKS    ""                                                               public JWKS (Supabase's JWT_JWKS): asymmetric keys by kid, "oct" keys for HS256
 //	SUPABASE_PUBLISHABLE_KEY    devkeys.PublishableKey                                           sb_publishable_… key accepted as the anon role
 //	SUPABASE_SECRET_KEY         devkeys.SecretKey                                                sb_secret_… key accepted as service_role
 //	MAX_CHANNELS_PER_CLIENT     100                                                              channels one socket may join
@@ -49,6 +51,8 @@ type Config struct {
 	Port int
 	// JWTSecret verifies access tokens (API_JWT_SECRET, JWT_SECRET).
 	JWTSecret string
+	// JWKS verifies tokens by kid (API_JWT_JWKS, JWT_JWKS).
+	JWKS string
 	// LogLevel is the level name (LOG_LEVEL); SlogLevel maps it for
 	// platform/logging.
 	LogLevel string
@@ -78,6 +82,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		Host:        r.String("127.0.0.1", "REALTIME_HOST"),
 		Port:        r.Int(4000, "PORT"),
 		JWTSecret:   r.String(devkeys.JWTSecret, "API_JWT_SECRET", "JWT_SECRET"),
+		JWKS:        r.String("", "API_JWT_JWKS", "JWT_JWKS"),
 		LogLevel:    strings.ToLower(r.String("info", "LOG_LEVEL")),
 		Production:  devkeys.IsProduction(r.String("", devkeys.EnvVar)),
 
@@ -106,8 +111,8 @@ func (c Config) Validate() error {
 	if c.Port < 1 || c.Port > 65535 {
 		errs = append(errs, fmt.Errorf("PORT: %d is not a port (1-65535)", c.Port))
 	}
-	if len(c.JWTSecret) < minJWTSecretLen {
-		errs = append(errs, fmt.Errorf("API_JWT_SECRET: must be at least %d characters", minJWTSecretLen))
+	if err := jwtverify.CheckConfig("API_JWT_SECRET", c.JWTSecret, "API_JWT_JWKS", c.JWKS, minJWTSecretLen); err != nil {
+		errs = append(errs, err)
 	}
 	for _, l := range []struct {
 		name string

@@ -53,7 +53,7 @@ func run() int {
 	}
 	defer pool.Close()
 
-	verifier, err := jwtverify.New(jwtverify.Options{Secret: cfg.JWTSecret, Audience: cfg.JWTAud})
+	verifier, err := jwtverify.New(jwtverify.Options{Secret: cfg.JWTSecret, JWKS: []byte(cfg.JWKS), Audience: cfg.JWTAud})
 	if err != nil {
 		log.Error("configure JWT verification", "error", err.Error())
 		return 1

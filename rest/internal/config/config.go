@@ -13,6 +13,7 @@ import (
 
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
+	"github.com/kejanest/kejanest/platform/jwtverify"
 	"github.com/kejanest/kejanest/rest/pgrst"
 )
 
@@ -30,7 +31,8 @@ const minJWTSecretLen = 32
 //	PGRST_DB_URI        DATABASE_URL  postgres://authenticator@127.0.0.1:54322/postgres?sslmode=disable  login role that switches to anon/authenticated/service_role
 //	PGRST_SERVER_HOST                 127.0.0.1                                                        listen host
 //	PGRST_SERVER_PORT                 3000                                                             listen port
-//	PGRST_JWT_SECRET    JWT_SECRET    devkeys.JWTSecret                                                HS256 secret, at least 32 characters
+//	PGRST_JWT_SECRET    JWT_SECRET    devkeys.JWTSecret                                                HS256 secret, at least 32 characters, or (as PostgREST) a JWK or JWKS JSON
+//	JWT_JWKS                          ""                                                               public JWKS shared by every service (Supabase's JWT_JWKS): asymmetric keys by kid, "oct" keys for HS256
 //	PGRST_DB_SCHEMAS                  public                                                           comma list of exposed schemas; the first is the default
 //	PGRST_DB_ANON_ROLE                anon                                                             role of requests without a JWT
 //	PGRST_DB_MAX_ROWS                 1000                                                             cap on rows a read returns; 0 is no cap
@@ -54,8 +56,12 @@ type Config struct {
 	// PGRST_SERVER_PORT).
 	Host string
 	Port int
-	// JWTSecret verifies bearer tokens (PGRST_JWT_SECRET, JWT_SECRET).
+	// JWTSecret verifies HS256 bearer tokens (PGRST_JWT_SECRET, JWT_SECRET);
+	// empty when PGRST_JWT_SECRET holds a JWK set.
 	JWTSecret string
+	// JWKS verifies tokens by kid: PGRST_JWT_SECRET when it is JSON, as
+	// PostgREST reads it, else JWT_JWKS.
+	JWKS string
 	// DBSchemas are the exposed schemas (PGRST_DB_SCHEMAS).
 	DBSchemas []string
 	// DBAnonRole is the role of anonymous requests (PGRST_DB_ANON_ROLE).
@@ -120,6 +126,11 @@ func Load(r *envconf.Reader) (Config, error) {
 		DBConfig:          r.Bool(true, "PGRST_DB_CONFIG"),
 		DBPreConfig:       r.String("", "PGRST_DB_PRE_CONFIG"),
 	}
+	if jwtverify.IsJWKS(c.JWTSecret) {
+		c.JWKS, c.JWTSecret = c.JWTSecret, ""
+	} else {
+		c.JWKS = r.String("", "JWT_JWKS")
+	}
 	return c, r.Err()
 }
 
@@ -136,8 +147,8 @@ func (c Config) Validate() error {
 	if c.Port < 1 || c.Port > 65535 {
 		errs = append(errs, fmt.Errorf("PGRST_SERVER_PORT: %d is not a port (1-65535)", c.Port))
 	}
-	if len(c.JWTSecret) < minJWTSecretLen {
-		errs = append(errs, fmt.Errorf("PGRST_JWT_SECRET: must be at least %d characters", minJWTSecretLen))
+	if err := jwtverify.CheckConfig("PGRST_JWT_SECRET", c.JWTSecret, "JWT_JWKS", c.JWKS, minJWTSecretLen); err != nil {
+		errs = append(errs, err)
 	}
 	if len(c.DBSchemas) == 0 {
 		errs = append(errs, errors.New("PGRST_DB_SCHEMAS: no schema"))
@@ -164,7 +175,7 @@ func (c Config) Validate() error {
 	if _, ok := slogLevels[c.LogLevel]; !ok {
 		errs = append(errs, fmt.Errorf("PGRST_LOG_LEVEL: %q, want crit, error, warn, info or debug", c.LogLevel))
 	}
-	if c.Production {
+	if c.Production && c.JWTSecret != "" {
 		if err := devkeys.Refuse(map[string]string{"PGRST_JWT_SECRET": c.JWTSecret}); err != nil {
 			errs = append(errs, fmt.Errorf("production mode (%s): %w", devkeys.EnvVar, err))
 		}

@@ -82,7 +82,7 @@ func run() int {
 		log.Error("open storage backend", "error", err.Error())
 		return 1
 	}
-	verifier, err := jwtverify.New(jwtverify.Options{Secret: cfg.JWTSecret})
+	verifier, err := jwtverify.New(jwtverify.Options{Secret: cfg.JWTSecret, JWKS: []byte(cfg.JWKS)})
 	if err != nil {
 		log.Error("jwt verifier", "error", err.Error())
 		return 1

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
+	"github.com/kejanest/kejanest/platform/jwtverify"
 )
 
 // Storage backends.
@@ -43,6 +44,7 @@ const (
 //	SERVER_HOST                                              127.0.0.1                                                        listen host
 //	SERVER_PORT                                              5000                                                             listen port
 //	AUTH_JWT_SECRET            PGRST_JWT_SECRET, JWT_SECRET  devkeys.JWTSecret                                                HS256 secret, at least 32 characters; also signs signed URLs
+//	JWT_JWKS                                                 ""                                                               public JWKS (Supabase's JWT_JWKS): asymmetric keys by kid, "oct" keys for HS256
 //	ANON_KEY                                                 devkeys.AnonKey                                                  the anon API key
 //	SERVICE_KEY                                              devkeys.ServiceRoleKey                                           the service_role API key
 //	STORAGE_BACKEND                                          file                                                             file or s3
@@ -67,6 +69,8 @@ type Config struct {
 	// JWTSecret verifies bearer tokens and signs URLs (AUTH_JWT_SECRET,
 	// PGRST_JWT_SECRET, JWT_SECRET).
 	JWTSecret string
+	// JWKS verifies bearer tokens by kid (JWT_JWKS).
+	JWKS string
 	// AnonKey and ServiceKey are the API keys (ANON_KEY, SERVICE_KEY).
 	AnonKey, ServiceKey string
 	// Backend is BackendFile or BackendS3 (STORAGE_BACKEND).
@@ -105,6 +109,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		Host:               r.String("127.0.0.1", "SERVER_HOST"),
 		Port:               r.Int(5000, "SERVER_PORT"),
 		JWTSecret:          r.String(devkeys.JWTSecret, "AUTH_JWT_SECRET", "PGRST_JWT_SECRET", "JWT_SECRET"),
+		JWKS:               r.String("", "JWT_JWKS"),
 		AnonKey:            r.String(devkeys.AnonKey, "ANON_KEY"),
 		ServiceKey:         r.String(devkeys.ServiceRoleKey, "SERVICE_KEY"),
 		Backend:            strings.ToLower(r.String(BackendFile, "STORAGE_BACKEND")),
@@ -139,6 +144,8 @@ func (c Config) Validate() error {
 	}
 	if len(c.JWTSecret) < minJWTSecretLen {
 		errs = append(errs, fmt.Errorf("AUTH_JWT_SECRET: must be at least %d characters", minJWTSecretLen))
+	} else if err := jwtverify.CheckConfig("AUTH_JWT_SECRET", c.JWTSecret, "JWT_JWKS", c.JWKS, minJWTSecretLen); err != nil {
+		errs = append(errs, err)
 	}
 	if c.FileSizeLimit < 1 {
 		errs = append(errs, fmt.Errorf("FILE_SIZE_LIMIT: %d, want a positive number of bytes", c.FileSizeLimit))
