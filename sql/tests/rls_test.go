@@ -97,6 +97,21 @@ func setupRLSFixture(t *testing.T, e *env) rlsFixture {
 	e.value(t, o.caller(), &id, `insert into public.p2p_trade_messages (trade_id, sender_id, body) values ($1, $2, 'Karibu') returning id::text`,
 		f.ids["trade"], o.ID)
 	f.ids["message"] = id
+	// A completed trade on the same offer (B bought 20 from O), rated by B,
+	// and a paused offer of O's (as while O was suspended).
+	e.value(t, b.caller(), &id, `select (public.open_p2p_trade($1, 20, (select o.rate_per_unit from public.p2p_offers o where o.id = $1), 'M-Pesa')).id::text`,
+		f.ids["offerActive"])
+	f.ids["tradeDone"] = id
+	e.value(t, b.caller(), &id, `select (public.mark_trade_paid($1, 'SGK3H8PQ2X')).status`, f.ids["tradeDone"])
+	e.value(t, o.caller(), &id, `select (public.release_trade($1)).status`, f.ids["tradeDone"])
+	e.value(t, b.caller(), &id, `insert into public.p2p_trade_ratings (trade_id, stars, comment) values ($1, 4, 'Fast release') returning id::text`,
+		f.ids["tradeDone"])
+	f.ids["rating"] = id
+	e.value(t, o.caller(), &id, `insert into public.p2p_offers (user_id, action, currency, amount, rate_per_unit, min_limit, max_limit,
+		payment_methods, auto_cancel_duration, expires_at) values ($1, 'sell', 'crystals', 100, 3, 10, 100, '{M-Pesa}', '7 days', now())
+		returning id::text`, o.ID)
+	f.ids["offerPaused"] = id
+	e.mustSuper(t, `update public.p2p_offers set status = 'paused' where id = $1`, id)
 
 	// The inbox (0024): B asks O about O's active property; O saved a land
 	// and reported a product; a visitor wrote through the contact form.
@@ -112,6 +127,10 @@ func setupRLSFixture(t *testing.T, e *env) rlsFixture {
 	f.ids["report"] = id
 	e.scalar(t, &id, `insert into public.contact_messages (name, email, message) values ('Wanjiru Kamau', 'wanjiru@example.com', 'Habari, how are listing fees charged?') returning id::text`)
 	f.ids["contact"] = id
+	// The admin audit (0028): A suspended O once.
+	e.scalar(t, &id, `insert into public.admin_audit (actor_id, action, target_kind, target_id, subject_user_id, reason) values ($1, 'user.suspend', 'user', $2, $2, 'old') returning id::text`,
+		f.users["A"].ID, o.ID)
+	f.ids["audit"] = id
 	return f
 }
 
@@ -222,7 +241,10 @@ func rlsMatrix() []rlsCase {
 		{table: "wallet_transfers", op: "delete", sql: `delete from wallet_transfers where id = {transferO}`, want: all(denied)},
 
 		{table: "p2p_offers", op: "select active", sql: `select 1 from p2p_offers where id = {offerActive}`, want: [5]string{hidden, one, one, one, one}},
-		{table: "p2p_offers", op: "select inactive", sql: `select 1 from p2p_offers where id = {offerInactive}`, want: [5]string{hidden, one, hidden, one, one}},
+		// Closed offers (offerInactive expired) stay readable so realtime can
+		// tell every board they left (0026); paused ones stay hidden.
+		{table: "p2p_offers", op: "select inactive", sql: `select 1 from p2p_offers where id = {offerInactive}`, want: [5]string{hidden, one, one, one, one}},
+		{table: "p2p_offers", op: "select paused", sql: `select 1 from p2p_offers where id = {offerPaused}`, want: [5]string{hidden, one, hidden, one, one}},
 		{table: "p2p_offers", op: "insert", sql: `insert into p2p_offers (user_id, action, currency, amount, rate_per_unit, min_limit, max_limit,
 			payment_methods, auto_cancel_duration, expires_at) values ({O}, 'sell', 'nestcoins', 100, 10, 50, 500, '{M-Pesa}', '1 day', now())`,
 			want: [5]string{denied, one, denied, denied, one}},
@@ -254,6 +276,25 @@ func rlsMatrix() []rlsCase {
 		{table: "p2p_trade_messages", op: "update", sql: `update p2p_trade_messages set body = 'edited' where id = {message}`,
 			want: serviceOnly},
 		{table: "p2p_trade_messages", op: "delete", sql: `delete from p2p_trade_messages where id = {message}`, want: serviceOnly},
+
+		// Ratings (0026): parties of a completed trade, once each; every signed-in user reads.
+		{table: "p2p_trade_ratings", op: "select", sql: `select 1 from p2p_trade_ratings where id = {rating} and ratee_id = {O}`,
+			want: [5]string{denied, one, one, one, one}},
+		{table: "p2p_trade_ratings", op: "insert", sql: `insert into p2p_trade_ratings (trade_id, rater_id, stars) values ({tradeDone}, {O}, 5)`,
+			want: [5]string{denied, one, denied, denied, one}},
+		{table: "p2p_trade_ratings", op: "insert twice", owner: "B", sql: `insert into p2p_trade_ratings (trade_id, rater_id, stars) values ({tradeDone}, {B}, 5)`,
+			want: [5]string{denied, "P0001", denied, denied, "P0001"}},
+		{table: "p2p_trade_ratings", op: "insert open trade", sql: `insert into p2p_trade_ratings (trade_id, rater_id, stars) values ({trade}, {O}, 5)`,
+			want: [5]string{denied, "P0001", denied, denied, "P0001"}},
+		{table: "p2p_trade_ratings", op: "update", sql: `update p2p_trade_ratings set stars = 1 where id = {rating}`, want: serviceOnly},
+		{table: "p2p_trade_ratings", op: "delete", sql: `delete from p2p_trade_ratings where id = {rating}`, want: serviceOnly},
+
+		// Trader stats (0026): signed-in users only, read-only.
+		{table: "p2p_trader_stats", op: "select", sql: `select 1 from p2p_trader_stats where user_id = {O} and completed_trades = 1 and rating_avg = 4 and completion_rate = 1`,
+			want: [5]string{denied, one, one, one, one}},
+		{table: "p2p_trader_stats", op: "insert", sql: `insert into p2p_trader_stats (user_id) values ({X})`, want: all(denied)},
+		{table: "p2p_trader_stats", op: "update", sql: `update p2p_trader_stats set completed_trades = 99 where user_id = {O}`, want: all(denied)},
+		{table: "p2p_trader_stats", op: "delete", sql: `delete from p2p_trader_stats where user_id = {O}`, want: all(denied)},
 
 		// The inbox (0024). The fixture's conversation is O's (owner) with B.
 		{table: "conversations", op: "select", sql: `select 1 from conversations where id = {conv}`, want: [5]string{denied, one, hidden, one, one}},
@@ -300,6 +341,11 @@ func rlsMatrix() []rlsCase {
 			want: all(one)},
 		{table: "contact_messages", op: "update", sql: `update contact_messages set status = 'handled' where id = {contact}`, want: [5]string{denied, hidden, hidden, one, one}},
 		{table: "contact_messages", op: "delete", sql: `delete from contact_messages where id = {contact}`, want: [5]string{denied, hidden, hidden, one, one}},
+		// The admin audit is read by admins and written only by the admin functions' triggers.
+		{table: "admin_audit", op: "select", sql: `select 1 from admin_audit where id = {audit}`, want: [5]string{denied, hidden, hidden, one, one}},
+		{table: "admin_audit", op: "insert", sql: `insert into admin_audit (action, subject_user_id) values ('user.suspend', {O})`, want: all(denied)},
+		{table: "admin_audit", op: "update", sql: `update admin_audit set reason = 'changed' where id = {audit}`, want: all(denied)},
+		{table: "admin_audit", op: "delete", sql: `delete from admin_audit where id = {audit}`, want: all(denied)},
 		{table: "wallet_history", op: "select", sql: `select 1 from wallet_history where id = {transferO} and user_id = {O} and amount = 1000`,
 			want: [5]string{denied, one, hidden, one, one}},
 		{table: "wallet_history", op: "insert", sql: `insert into wallet_history (id) values (1)`, want: all(notUpdatable)},

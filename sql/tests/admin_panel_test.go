@@ -1,0 +1,444 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// sessionCaller is a signed-in caller whose JWT also carries session_id and
+// aal, as authsvc issues them (the admin access step and MFA depend on them).
+type sessionCaller struct {
+	Caller
+	SessionID string
+	AAL       string
+}
+
+func (c sessionCaller) claims() string {
+	m := map[string]any{"role": c.Role, "sub": c.UserID, "aud": "authenticated", "email": c.Email,
+		"session_id": c.SessionID, "aal": c.AAL}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// exec runs sql as c (custom claims) and commits when commit is true.
+func (c sessionCaller) exec(e *env, commit bool, dest any, sql string, args ...any) Result {
+	ctx := context.Background()
+	tx, err := e.api.Begin(ctx)
+	if err != nil {
+		return resultOf(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	run := func() error {
+		if _, err := tx.Exec(ctx, Preamble, c.Role, c.claims()); err != nil {
+			return err
+		}
+		row := tx.QueryRow(ctx, sql, args...)
+		if dest == nil {
+			var discard any
+			return row.Scan(&discard)
+		}
+		return row.Scan(dest)
+	}
+	if err := run(); err != nil {
+		return resultOf(err)
+	}
+	if commit {
+		if err := tx.Commit(ctx); err != nil {
+			return resultOf(err)
+		}
+	}
+	return Result{Rows: 1}
+}
+
+func resultOf(err error) Result {
+	res := Result{Err: err, Message: err.Error()}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		res.Code, res.Message = pgErr.Code, pgErr.Message
+	}
+	return res
+}
+
+// newSession creates an auth.sessions row for u, as sign-in does.
+func (e *env) newSession(t *testing.T, u user) string {
+	t.Helper()
+	var id string
+	e.scalar(t, &id, `insert into auth.sessions (id, user_id, created_at, updated_at, aal) values (gen_random_uuid(), $1, now(), now(), 'aal1') returning id::text`, u.ID)
+	return id
+}
+
+func auditCount(t *testing.T, e *env, action, subject string) int64 {
+	t.Helper()
+	return e.int64(t, `select count(*) from public.admin_audit where action = $1 and subject_user_id = $2`, action, subject)
+}
+
+// The access code: wrong codes are refused and audited, five misses in 15
+// minutes lock the step (even for the right code), the right code marks the
+// session (and only that session) admin-verified, and sign-out ends it.
+func TestAdminAccessCode(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Access Admin")
+	u := e.newUser(t, "Access User")
+	sess := sessionCaller{Caller: admin.caller(), SessionID: e.newSession(t, admin), AAL: "aal1"}
+	other := sessionCaller{Caller: admin.caller(), SessionID: e.newSession(t, admin), AAL: "aal1"}
+
+	var verified bool
+	if r := sess.exec(e, true, &verified, `select public.admin_session_verified()`); r.Err != nil || verified {
+		t.Fatalf("verified before the code: %v %+v", verified, r)
+	}
+	var out map[string]any
+	if r := sess.exec(e, true, &out, `select public.verify_admin_access('not-the-code')`); r.Err != nil {
+		t.Fatal(r.Message)
+	}
+	if out["verified"] != false || out["error"] != "invalid_code" || out["attempts_left"] != float64(4) {
+		t.Errorf("wrong code: %v", out)
+	}
+	if n := auditCount(t, e, "access.refused", admin.ID); n != 1 {
+		t.Errorf("refusals audited: %d", n)
+	}
+	if r := sess.exec(e, true, &out, `select public.verify_admin_access(' KEJA-ADMIN-2024 ')`); r.Err != nil || out["verified"] != true {
+		t.Fatalf("right code: %v %+v", out, r)
+	}
+	if n := auditCount(t, e, "access.granted", admin.ID); n != 1 {
+		t.Errorf("grants audited: %d", n)
+	}
+	sess.exec(e, false, &verified, `select public.admin_session_verified()`)
+	if !verified {
+		t.Error("session not verified after the right code")
+	}
+	other.exec(e, false, &verified, `select public.admin_session_verified()`)
+	if verified {
+		t.Error("another session of the admin is verified too")
+	}
+	// Sign-out deletes the session, and the verification with it.
+	e.mustSuper(t, `delete from auth.sessions where id = $1`, sess.SessionID)
+	sess.exec(e, false, &verified, `select public.admin_session_verified()`)
+	if verified {
+		t.Error("verification outlived its session")
+	}
+	fails(t, sess.exec(e, false, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`), "42501", "Sign in again to enter the access code")
+
+	// Rate limit: 5 misses (one above) lock the step for 15 minutes.
+	for i := 0; i < 4; i++ {
+		other.exec(e, true, &out, `select public.verify_admin_access('guess')`)
+	}
+	if out["attempts_left"] != float64(0) {
+		t.Errorf("fifth miss: %v", out)
+	}
+	other.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`)
+	if out["verified"] != false || out["error"] != "too_many_attempts" || out["retry_after"] == nil {
+		t.Errorf("right code while locked: %v", out)
+	}
+	if n := auditCount(t, e, "access.refused", admin.ID); n != 6 {
+		t.Errorf("refusals audited: %d, want 6", n)
+	}
+	// The misses age out.
+	e.mustSuper(t, `update app_private.admin_access_attempts set attempted_at = attempted_at - interval '16 minutes' where user_id = $1`, admin.ID)
+	if r := other.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`); r.Err != nil || out["verified"] != true {
+		t.Errorf("after the lock: %v %+v", out, r)
+	}
+
+	// Not an admin: refused outright; anon may not call it at all.
+	us := sessionCaller{Caller: u.caller(), SessionID: e.newSession(t, u), AAL: "aal1"}
+	fails(t, us.exec(e, false, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`), "42501", "Admin privileges required")
+	us.exec(e, false, &verified, `select public.admin_session_verified()`)
+	if verified {
+		t.Error("a user's session is admin-verified")
+	}
+	fails(t, e.try(Anon(), `select public.verify_admin_access('KEJA-ADMIN-2024')`), "42501", "permission denied for function verify_admin_access")
+	// Changing the code is service_role's.
+	fails(t, e.try(admin.caller(), `select public.set_admin_access_code('another-code-1')`), "42501", "permission denied for function set_admin_access_code")
+	ok(t, e.run(Service(), `select public.set_admin_access_code('another-code-1')`))
+	other.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`)
+	if out["verified"] != false {
+		t.Errorf("old code after the change: %v", out)
+	}
+	var stored string
+	e.scalar(t, &stored, `select value from app_private.admin_settings where key = 'access_code_hash'`)
+	if len(stored) < 50 || stored == "another-code-1" {
+		t.Errorf("access code not stored hashed: %q", stored)
+	}
+}
+
+// An admin with a verified MFA factor must be at aal2 for admin functions;
+// the demo-style admin without a factor is not asked.
+func TestAdminRequiresMFAWhenEnrolled(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	plain := e.newAdmin(t, "No Factor Admin")
+	mfa := e.newAdmin(t, "Factor Admin")
+	e.mustSuper(t, `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at)
+		values (gen_random_uuid(), $1, 'Phone app', 'totp', 'unverified', now(), now())`, mfa.ID)
+
+	aal1 := sessionCaller{Caller: mfa.caller(), SessionID: e.newSession(t, mfa), AAL: "aal1"}
+	// An unverified factor does not count yet.
+	if r := aal1.exec(e, false, nil, `select public.get_dashboard_stats()`); r.Err != nil {
+		t.Fatalf("unverified factor: %s", r.Message)
+	}
+	e.mustSuper(t, `update auth.mfa_factors set status = 'verified' where user_id = $1`, mfa.ID)
+	for _, sql := range []string{
+		`select public.get_dashboard_stats()`,
+		`select public.admin_analytics(30)`,
+		`select count(*) from public.admin_list_users(null, 10, 0)`,
+		`select public.verify_admin_access('KEJA-ADMIN-2024')`,
+	} {
+		fails(t, aal1.exec(e, false, nil, sql), "42501", "Two-factor verification required")
+	}
+	aal2 := sessionCaller{Caller: mfa.caller(), SessionID: aal1.SessionID, AAL: "aal2"}
+	if r := aal2.exec(e, false, nil, `select public.get_dashboard_stats()`); r.Err != nil {
+		t.Errorf("aal2: %s", r.Message)
+	}
+	if r := e.try(plain.caller(), `select public.get_dashboard_stats()`); r.Err != nil {
+		t.Errorf("admin without a factor: %s", r.Message)
+	}
+}
+
+// Every admin action leaves one audit row with the actor, subject and reason,
+// and the audit cannot be changed by anyone.
+func TestAdminAuditTrail(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Audit Admin")
+	owner := e.newUser(t, "Audit Owner")
+	buyer := e.newUser(t, "Audit Buyer")
+
+	ok(t, e.run(admin.caller(), `select public.suspend_user($1, $2, '30_days', 'Spam')`, owner.ID, admin.ID))
+	ok(t, e.run(admin.caller(), `select public.unsuspend_user($1)`, owner.ID))
+
+	var kycID string
+	e.value(t, owner.caller(), &kycID, `insert into public.kyc_verifications (user_id, id_type, id_number) values ($1, 'National ID', '123') returning id::text`, owner.ID)
+	ok(t, e.run(admin.caller(), `select public.process_kyc_verification($1, $2, 'approved', 'Clear photos')`, kycID, admin.ID))
+
+	e.issue(t, owner, "nestcoins", 5000)
+	var approveID, rejectID, serviceID string
+	for _, dest := range []*string{&approveID, &rejectID} {
+		e.value(t, owner.caller(), dest, `insert into public.properties (user_id, title, type, purpose, price, location) values ($1, 'Flat', 'Bedsitter', 'Rent', 9000, 'Karen') returning id::text`, owner.ID)
+		ok(t, e.run(owner.caller(), `select public.publish_listing('property', $1, 3)`, *dest))
+	}
+	ok(t, e.run(admin.caller(), `select public.moderate_listing('property', $1, 'approved', 'Looks good')`, approveID))
+	ok(t, e.run(admin.caller(), `select public.moderate_listing('property', $1, 'rejected', 'Blurry photos')`, rejectID))
+	ok(t, e.run(admin.caller(), `select public.admin_deactivate_listing('property', $1, 'Reported as let')`, approveID))
+	fails(t, e.try(admin.caller(), `select public.admin_deactivate_listing('property', $1, null)`, approveID), "P0001", "This listing is not active")
+	e.value(t, owner.caller(), &serviceID, `insert into public.service_providers (userid, name, category) values ($1, 'Sky Drones', 'Drone') returning id::text`, owner.ID)
+	ok(t, e.run(admin.caller(), `select public.verify_service_provider($1)`, serviceID))
+
+	// A disputed trade, resolved to the buyer.
+	e.issue(t, owner, "crystals", 500)
+	var offerID, tradeID string
+	e.value(t, owner.caller(), &offerID, `insert into public.p2p_offers (user_id, action, currency, amount, rate_per_unit, min_limit, max_limit,
+		payment_methods, auto_cancel_duration, expires_at) values ($1, 'sell', 'crystals', 100, 5, 10, 100, '{M-Pesa}', '7 days', now() + interval '7 days') returning id::text`, owner.ID)
+	e.value(t, buyer.caller(), &tradeID, `select (public.open_p2p_trade($1, 20, 5, 'M-Pesa')).id::text`, offerID)
+	ok(t, e.run(buyer.caller(), `select public.mark_trade_paid($1, 'QWE123RTY')`, tradeID))
+	ok(t, e.run(buyer.caller(), `select public.dispute_trade($1, 'Coins not released')`, tradeID))
+	ok(t, e.run(admin.caller(), `select public.resolve_trade_dispute($1, 'buyer', 'M-Pesa statement checked')`, tradeID))
+
+	rows, err := e.super.Query(t.Context(), `select action, coalesce(actor_id::text, ''), coalesce(subject_user_id::text, ''), coalesce(reason, ''), target_id::text
+		from public.admin_audit order by id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type entry struct{ action, actor, subject, reason, target string }
+	var got []entry
+	for rows.Next() {
+		var en entry
+		if err := rows.Scan(&en.action, &en.actor, &en.subject, &en.reason, &en.target); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, en)
+	}
+	rows.Close()
+	want := []entry{
+		{"user.suspend", admin.ID, owner.ID, "Spam", owner.ID},
+		{"user.unsuspend", admin.ID, owner.ID, "", owner.ID},
+		{"kyc.approve", admin.ID, owner.ID, "Clear photos", kycID},
+		{"listing.approve", admin.ID, owner.ID, "Looks good", approveID},
+		{"listing.reject", admin.ID, owner.ID, "Blurry photos", rejectID},
+		{"listing.deactivate", admin.ID, owner.ID, "Reported as let", approveID},
+		{"provider.verify", admin.ID, owner.ID, "", serviceID},
+		{"dispute.resolve", admin.ID, buyer.ID, "M-Pesa statement checked", tradeID},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("audit rows %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("audit row %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	// The owner's own actions are not audited as admin actions.
+	ok(t, e.run(owner.caller(), `update public.service_providers set is_active = false where id = $1`, serviceID))
+	if n := e.int64(t, `select count(*) from public.admin_audit`); n != int64(len(want)) {
+		t.Errorf("owner's own update was audited (%d rows)", n)
+	}
+	// Append-only, for admins and even the table owner.
+	if r := e.run(admin.caller(), `update public.admin_audit set reason = 'x'`); r.Err == nil {
+		t.Error("admin updated the audit")
+	}
+	if _, err := e.super.Exec(t.Context(), `delete from public.admin_audit`); err == nil {
+		t.Error("the audit could be deleted")
+	}
+	// Non-admins may not deactivate.
+	fails(t, e.try(owner.caller(), `select public.admin_deactivate_listing('property', $1, null)`, rejectID), "42501", "Admin privileges required")
+}
+
+// admin_list_users: search over e-mail, name and phone, pagination with the
+// total, KYC state and active suspension; admins only.
+func TestAdminListUsers(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Users Admin")
+	a := e.newUser(t, "Zawadi Searchable")
+	b := e.newUser(t, "Zawadi Second")
+	c := e.newUser(t, "Other Person")
+	e.mustSuper(t, `update public.profiles set phone_number = '0712000111' where id = $1`, c.ID)
+	e.mustSuper(t, `insert into public.kyc_verifications (user_id, id_type, id_number) values ($1, 'Passport', 'P1')`, a.ID)
+	ok(t, e.run(admin.caller(), `select public.suspend_user($1, $2, 'permanent', 'Fraud')`, b.ID, admin.ID))
+
+	type row struct {
+		ID, Email, FullName, KYC, SuspensionType, Reason string
+		Suspended                                        bool
+		Total                                            int64
+	}
+	list := func(search any, limit, offset int) []row {
+		t.Helper()
+		var out []row
+		err := As(t.Context(), e.api, admin.caller(), false, func(tx pgx.Tx) error {
+			rows, err := tx.Query(t.Context(), `select id::text, email, coalesce(full_name, ''), coalesce(kyc_status, ''), is_suspended,
+				coalesce(suspension_type, ''), coalesce(suspension_reason, ''), total_count from public.admin_list_users($1, $2, $3)`, search, limit, offset)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var r row
+				if err := rows.Scan(&r.ID, &r.Email, &r.FullName, &r.KYC, &r.Suspended, &r.SuspensionType, &r.Reason, &r.Total); err != nil {
+					return err
+				}
+				out = append(out, r)
+			}
+			return rows.Err()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	all := list(nil, 2, 0)
+	if len(all) != 2 || all[0].Total != 4 {
+		t.Fatalf("first page %+v", all)
+	}
+	if page2 := list(nil, 2, 2); len(page2) != 2 || page2[0].ID == all[0].ID || page2[0].ID == all[1].ID {
+		t.Errorf("second page %+v", page2)
+	}
+	z := list("zawadi", 10, 0)
+	if len(z) != 2 || z[0].Total != 2 {
+		t.Fatalf("search by name %+v", z)
+	}
+	for _, r := range z {
+		switch r.ID {
+		case a.ID:
+			if r.KYC != "pending" || r.Suspended {
+				t.Errorf("a: %+v", r)
+			}
+		case b.ID:
+			if !r.Suspended || r.SuspensionType != "permanent" || r.Reason != "Fraud" {
+				t.Errorf("b: %+v", r)
+			}
+		default:
+			t.Errorf("unexpected match %+v", r)
+		}
+	}
+	if byMail := list(c.Email[:12], 10, 0); len(byMail) != 1 || byMail[0].ID != c.ID {
+		t.Errorf("search by e-mail %+v", byMail)
+	}
+	if byPhone := list("0712000", 10, 0); len(byPhone) != 1 || byPhone[0].ID != c.ID {
+		t.Errorf("search by phone %+v", byPhone)
+	}
+	if none := list("100%_", 10, 0); len(none) != 0 {
+		t.Errorf("wildcards are literal: %+v", none)
+	}
+	fails(t, e.try(admin.caller(), `select * from public.admin_list_users(null, 500, 0)`), "P0001", "Page size must be between 1 and 100")
+	fails(t, e.try(a.caller(), `select * from public.admin_list_users(null, 10, 0)`), "42501", "Admin privileges required")
+	fails(t, e.try(Anon(), `select * from public.admin_list_users(null, 10, 0)`), "42501", "permission denied for function admin_list_users")
+}
+
+// admin_analytics aggregates signups, listings, fees and trades over the
+// period; admins only.
+func TestAdminAnalytics(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Analytics Admin")
+	owner := e.newUser(t, "Analytics Owner")
+	old := e.newUser(t, "Old Signup")
+	e.mustSuper(t, `update auth.users set created_at = now() - interval '60 days' where id = $1`, old.ID)
+	e.issue(t, owner, "nestcoins", 5000)
+	var propID, landID string
+	e.value(t, owner.caller(), &propID, `insert into public.properties (user_id, title, type, purpose, price, location) values ($1, 'Flat', 'Bedsitter', 'Rent', 9000, 'Karen') returning id::text`, owner.ID)
+	ok(t, e.run(owner.caller(), `select public.publish_listing('property', $1, 2)`, propID)) // 2 x 33
+	e.value(t, owner.caller(), &landID, `insert into public.lands (userid, title, location, type, purpose, price) values ($1, 'Plot', 'Ruiru', 'Agricultural', 'Sale', 900000) returning id::text`, owner.ID)
+	ok(t, e.run(owner.caller(), `select public.publish_listing('land', $1, 1)`, landID)) // 45
+	ok(t, e.run(admin.caller(), `select public.moderate_listing('property', $1, 'rejected', 'No photos')`, propID))
+
+	var raw []byte
+	e.value(t, admin.caller(), &raw, `select public.admin_analytics(30)::text`)
+	var got struct {
+		Days    int
+		Signups []struct {
+			Day   string
+			Count int64
+		}
+		Listings []struct {
+			Kind                        string
+			Total, Active, Pending, New int64
+		}
+		Fees []struct {
+			Day    string
+			Amount int64
+		}
+		FeesTotal int64
+		Trades    []struct {
+			Currency                  string
+			Trades, Completed, Volume int64
+		}
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Days != 30 || len(got.Signups) != 30 || len(got.Fees) != 30 {
+		t.Fatalf("series lengths: %d signups, %d fees", len(got.Signups), len(got.Fees))
+	}
+	var signups int64
+	for _, s := range got.Signups {
+		signups += s.Count
+	}
+	if signups != 2 { // admin and owner; the 60-day-old user is outside
+		t.Errorf("signups in 30 days = %d, want 2", signups)
+	}
+	if got.FeesTotal != 45 || got.Fees[29].Amount != 45 { // the property's 66 was refunded
+		t.Errorf("fees %d (today %d), want 45", got.FeesTotal, got.Fees[29].Amount)
+	}
+	kinds := map[string][4]int64{}
+	for _, l := range got.Listings {
+		kinds[l.Kind] = [4]int64{l.Total, l.Active, l.Pending, l.New}
+	}
+	if kinds["property"] != [4]int64{1, 0, 0, 1} || kinds["land"] != [4]int64{1, 1, 0, 1} || len(kinds) != 4 {
+		t.Errorf("listings by kind %v", kinds)
+	}
+	if len(got.Trades) != 3 || got.Trades[0].Currency != "nestcoins" {
+		t.Errorf("trades %+v", got.Trades)
+	}
+	e.value(t, admin.caller(), &raw, `select public.admin_analytics(90)::text`)
+	_ = json.Unmarshal(raw, &got)
+	if len(got.Signups) != 90 {
+		t.Errorf("90-day series has %d days", len(got.Signups))
+	}
+	fails(t, e.try(admin.caller(), `select public.admin_analytics(7)`), "P0001", "The period must be 30 or 90 days")
+	fails(t, e.try(owner.caller(), `select public.admin_analytics(30)`), "42501", "Admin privileges required")
+	fails(t, e.try(Anon(), `select public.admin_analytics(30)`), "42501", "permission denied for function admin_analytics")
+}
