@@ -106,7 +106,7 @@ describe('guards', { timeout: 300_000 }, () => {
     });
   });
 
-  test('signed-in pages send a signed-out visitor to sign in and back after', { timeout: 120_000, todo: NOT_BUILT }, async () => {
+  test('signed-in pages send a signed-out visitor to sign in and back after', { timeout: 120_000 }, async () => {
     await withBrowser({ shots: 'guard-account-pages' }, async (b) => {
       const { page } = b;
       // §2: "Signed-in routes (signed-out users go to /login, remembering the origin)";
@@ -134,7 +134,7 @@ describe('guards', { timeout: 300_000 }, () => {
     });
   });
 
-  test('/p2p tells a signed-out visitor to log in', { timeout: 60_000, todo: NOT_BUILT }, async () => {
+  test('/p2p tells a signed-out visitor to log in', { timeout: 60_000 }, async () => {
     await withBrowser({ shots: 'guard-p2p' }, async (b) => {
       const { page } = b;
       await page.goto(`${app.stack.url}/p2p`);
@@ -145,7 +145,7 @@ describe('guards', { timeout: 300_000 }, () => {
     });
   });
 
-  test('the admin area turns away visitors and users, and asks the admin for the access code', { timeout: 120_000, todo: NOT_BUILT }, async () => {
+  test('the admin area turns away visitors and users, and asks the admin for the access code', { timeout: 120_000 }, async () => {
     // §5 admin guard: not signed in → /login with its message.
     await withBrowser({ shots: 'guard-admin-visitor' }, async (b) => {
       await b.page.goto(`${app.stack.url}/admin/dashboard`);

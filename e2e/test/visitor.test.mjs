@@ -29,8 +29,7 @@ async function activeCount(stack, { query = '', type = '', purpose = '', locatio
         and (:'type' = '' or p.type = :'type')
         and (:'purpose' = '' or p.purpose = :'purpose')
         and (:'location' = '' or p.location ilike '%' || :'location' || '%')
-        and (:'query' = '' or p.title ilike '%' || :'query' || '%' or p.location ilike '%' || :'query' || '%'
-             or p.description ilike '%' || :'query' || '%');`,
+        and (:'query' = '' or p.search @@ public.search_query(:'query'));`,
     { query, type, purpose, location },
   );
   return Number(count);

@@ -3,6 +3,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 
 import { AppLayout } from '@/components/layouts/app-layout'
+import type { ShellInbox } from '@/components/layouts/signed-in-slot'
 
 import { RouteError } from './routes/route-error'
 
@@ -44,15 +45,31 @@ const MyPropertiesRoute = page(() => import('./routes/my-listings'), 'MyProperti
 const MyProductsRoute = page(() => import('./routes/my-listings'), 'MyProductsRoute')
 const MyLandsRoute = page(() => import('./routes/my-listings'), 'MyLandsRoute')
 const MyServicesRoute = page(() => import('./routes/my-listings'), 'MyServicesRoute')
+const P2pRoute = page(() => import('./routes/p2p'), 'P2pRoute')
+const P2pTradesRoute = page(() => import('./routes/p2p'), 'P2pTradesRoute')
+const P2pTradeRoute = page(() => import('./routes/p2p'), 'P2pTradeRoute')
+const MyP2pOffersRoute = page(() => import('./routes/my-p2p-offers'), 'MyP2pOffersRoute')
+const WalletRoute = page(() => import('./routes/wallet'), 'WalletRoute')
+const MessagesRoute = page(() => import('./routes/messages'), 'MessagesRoute')
+const SearchRoute = page(() => import('./routes/search'), 'SearchRoute')
+const SavedRoute = page(() => import('./routes/saved'), 'SavedRoute')
+const ContactRoute = page(() => import('./routes/contact'), 'ContactRoute')
+// The admin area (issue 15): its own shell, routes and chunk, outside the public AppLayout.
+const AdminRoute = page(() => import('./routes/admin'), 'AdminRoute')
+
+// The signed-in shell's inbox: one chunk, loaded only once a session is known (see SignedInSlot).
+const InboxShell = lazy(() => import('./inbox-shell').then((module) => ({ default: module.InboxShell })))
+const shellInbox: ShellInbox = { navbar: <InboxShell place="navbar" />, messagesBadge: <InboxShell place="bar" /> }
 
 /**
  * The route table. The outer errorElement catches a failing shell; the inner
  * one keeps the shell on screen when only a page fails.
  */
 export const routes: RouteObject[] = [
+  { path: '/admin/*', element: <AdminRoute />, errorElement: <RouteError /> },
   {
     path: '/',
-    element: <AppLayout />,
+    element: <AppLayout inbox={shellInbox} />,
     errorElement: <RouteError />,
     children: [
       {
@@ -60,7 +77,6 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <RedirectRoute /> },
           { path: 'home', element: <HomeRoute /> },
-          { path: 'about', element: <AboutRoute /> },
           { path: 'terms', element: <TermsRoute /> },
           { path: 'privacy', element: <PrivacyRoute /> },
           {
@@ -90,6 +106,18 @@ export const routes: RouteObject[] = [
               { path: 'my-products', element: <MyProductsRoute /> },
               { path: 'my-lands', element: <MyLandsRoute /> },
               { path: 'my-services', element: <MyServicesRoute /> },
+              { path: 'p2p', element: <P2pRoute /> },
+              { path: 'p2p/trades', element: <P2pTradesRoute /> },
+              { path: 'p2p/trades/:id', element: <P2pTradeRoute /> },
+              { path: 'my-p2p-offers', element: <MyP2pOffersRoute /> },
+              { path: 'wallet', element: <WalletRoute /> },
+              { path: 'messages', element: <MessagesRoute /> },
+              { path: 'messages/:id', element: <MessagesRoute /> },
+              // /about sits here too: its contact form sends through TanStack Query.
+              { path: 'about', element: <AboutRoute /> },
+              { path: 'contact', element: <ContactRoute /> },
+              { path: 'search', element: <SearchRoute /> },
+              { path: 'saved', element: <SavedRoute /> },
             ],
           },
           { path: '*', element: <ComingSoonRoute /> },

@@ -35,6 +35,7 @@ export const paths = {
   myServices: '/my-services',
   myP2pOffers: '/my-p2p-offers',
   contact: '/contact',
+  saved: '/saved',
   terms: '/terms',
   privacy: '/privacy',
 } as const
@@ -51,6 +52,9 @@ export function marketplaceByCategory(category: string): string {
 
 /** Router state handed to /login so it can return the user afterwards. */
 export type LoginRedirectState = { from: string }
+
+/** One conversation of /messages. */
+export const conversationPath = (id: string) => `${paths.messages}/${id}`
 
 /** Detail pages of the four listing kinds. */
 export const detailPath = {

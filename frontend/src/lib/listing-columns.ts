@@ -13,6 +13,9 @@ import type { Tables } from './database.types'
  * Each list must name exactly the table's columns minus its private one;
  * the checks below fail to compile otherwise (a column added to
  * database.types.ts must be added here, and to the anon grant on the server).
+ *
+ * The full-text vectors (`search`, 0027) are not in database.types.ts: the
+ * app filters on them (lib/search-query.ts) and never reads them.
  */
 
 export const propertyColumns = [
@@ -81,6 +84,31 @@ export const serviceProviderColumns = [
   'updated_at',
 ] as const
 
+// Lands have no private column; naming them keeps the full-text vector
+// (`search`, a filter only) out of every response.
+export const landColumns = [
+  'id',
+  'userid',
+  'title',
+  'location',
+  'description',
+  'type',
+  'purpose',
+  'price',
+  'size',
+  'sizeUnit',
+  'features',
+  'images',
+  'is_active',
+  'payment_status',
+  'paid_until',
+  'pending_days',
+  'pending_fee',
+  'moderation_notes',
+  'createdAt',
+  'updated_at',
+] as const
+
 /** The columns joined with commas, kept as a string literal type so supabase-js infers the row type from it. */
 type Joined<Columns extends readonly string[]> = Columns extends readonly [infer Only extends string]
   ? Only
@@ -98,6 +126,8 @@ export const propertySelect = joined(propertyColumns)
 export const productSelect = joined(productColumns)
 /** select() argument for the public columns of service_providers (no `phone`). */
 export const serviceProviderSelect = joined(serviceProviderColumns)
+/** select() argument for every column of lands but the search vector. */
+export const landSelect = joined(landColumns)
 
 /** true when the union of listed names equals the union of wanted names; anything else is false. */
 type SameNames<Listed, Wanted> = [Listed] extends [Wanted] ? ([Wanted] extends [Listed] ? true : false) : false
@@ -106,3 +136,4 @@ type SameNames<Listed, Wanted> = [Listed] extends [Wanted] ? ([Wanted] extends [
 true satisfies SameNames<(typeof propertyColumns)[number], keyof Omit<Tables<'properties'>, 'contact'>>
 true satisfies SameNames<(typeof productColumns)[number], keyof Omit<Tables<'products'>, 'contact'>>
 true satisfies SameNames<(typeof serviceProviderColumns)[number], keyof Omit<Tables<'service_providers'>, 'phone'>>
+true satisfies SameNames<(typeof landColumns)[number], keyof Tables<'lands'>>

@@ -27,8 +27,8 @@ export function createFakeSupabase(respond: Responder = () => ({ data: [], count
       return builder
     }
     for (const method of [
-      'select', 'insert', 'update', 'upsert', 'delete', 'eq', 'neq', 'ilike', 'or', 'in', 'cs', 'order', 'range',
-      'limit', 'abortSignal', 'throwOnError', 'single', 'maybeSingle', 'gte', 'lte',
+      'select', 'insert', 'update', 'upsert', 'delete', 'eq', 'neq', 'ilike', 'or', 'in', 'cs', 'textSearch', 'order', 'range',
+      'limit', 'abortSignal', 'throwOnError', 'single', 'maybeSingle', 'gte', 'lte', 'is',
     ]) {
       builder[method] = chain(method)
     }
@@ -40,9 +40,42 @@ export function createFakeSupabase(respond: Responder = () => ({ data: [], count
     return builder
   }
 
+  // Realtime: a channel records its bindings and subscribes at once; tests
+  // call `fake.channels[i].emit(table, payload)` to deliver a change.
+  const channels: FakeChannel[] = []
+  function channel(topic: string) {
+    const bindings: { filter: Record<string, unknown>; callback: (payload: unknown) => void }[] = []
+    const fakeChannel: FakeChannel = {
+      topic,
+      bindings,
+      removed: false,
+      on(_type: string, filter: Record<string, unknown>, callback: (payload: unknown) => void) {
+        bindings.push({ filter, callback })
+        return fakeChannel
+      },
+      subscribe(callback?: (status: string) => void) {
+        queueMicrotask(() => callback?.('SUBSCRIBED'))
+        return fakeChannel
+      },
+      emit(table: string, payload: Record<string, unknown>) {
+        for (const binding of bindings) {
+          const event = binding.filter.event
+          if (binding.filter.table === table && (event === '*' || event === payload.eventType)) binding.callback({ table, ...payload })
+        }
+      },
+    }
+    channels.push(fakeChannel)
+    return fakeChannel
+  }
+
   const client = {
     from: vi.fn(from),
     rpc: vi.fn(),
+    channel: vi.fn(channel),
+    removeChannel: vi.fn(async (removed: FakeChannel) => {
+      removed.removed = true
+      return 'ok'
+    }),
     auth: {
       signInWithPassword: vi.fn(),
       signUp: vi.fn(),
@@ -57,6 +90,8 @@ export function createFakeSupabase(respond: Responder = () => ({ data: [], count
   return {
     client,
     requests,
+    /** Realtime channels opened so far (removed ones are marked). */
+    channels,
     /** Replaces the responder for the following requests. */
     respondWith(next: Responder) {
       responder = next
@@ -69,3 +104,14 @@ export function createFakeSupabase(respond: Responder = () => ({ data: [], count
 }
 
 export type FakeSupabase = ReturnType<typeof createFakeSupabase>
+
+/** A Realtime channel of the fake client. */
+export type FakeChannel = {
+  topic: string
+  bindings: { filter: Record<string, unknown>; callback: (payload: unknown) => void }[]
+  removed: boolean
+  on(type: string, filter: Record<string, unknown>, callback: (payload: unknown) => void): FakeChannel
+  subscribe(callback?: (status: string) => void): FakeChannel
+  /** Delivers a postgres_changes payload ({ eventType, new, old }) to the bindings on `table`. */
+  emit(table: string, payload: Record<string, unknown>): void
+}

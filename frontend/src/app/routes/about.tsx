@@ -1,15 +1,19 @@
 import { ClockIcon, MapPinIcon, SparklesIcon } from 'lucide-react'
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { Link } from 'react-router'
 
 import { Button } from '@/components/ui/button'
-import { Field, FieldLabel } from '@/components/ui/field'
-import { Input, Textarea } from '@/components/ui/input'
+import { Input } from '@/components/ui/input'
+import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { socialLinks } from '@/config/social'
 import { useDocumentMeta } from '@/lib/document-meta'
 import type { MessageKey } from '@/lib/i18n/en'
 import { useTranslation } from '@/lib/i18n/i18n'
+
+// The contact form (react-hook-form, zod) sits below the fold: its chunk
+// loads after the page has painted.
+const ContactForm = lazy(() => import('@/features/contact/components/contact-form').then((module) => ({ default: module.ContactForm })))
 
 const services: readonly { to: string; title: MessageKey; body: MessageKey }[] = [
   { to: paths.properties, title: 'about.serviceProperties', body: 'about.servicePropertiesBody' },
@@ -24,7 +28,10 @@ const values: readonly { title: MessageKey; body: MessageKey }[] = [
   { title: 'about.valueService', body: 'about.valueServiceBody' },
 ]
 
-/** `/about`: static company page; its forms deliberately submit nothing (spec §2). */
+/**
+ * `/about`: the company page. Its contact form stores the message for the
+ * admins (issue 13); the 'Get Updates' box still submits nothing (spec §2).
+ */
 export function AboutRoute() {
   const { t } = useTranslation()
   useDocumentMeta(`${t('about.title')} | ${t('app.name')}`, t('about.metaDescription'))
@@ -132,29 +139,9 @@ export function AboutRoute() {
             <MapPinIcon className="size-4" aria-hidden="true" />
             {t('about.headquarters')}
           </p>
-          <form className="mt-6 flex flex-col gap-4" onSubmit={(event) => event.preventDefault()}>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Field>
-                <FieldLabel htmlFor="about-first">{t('about.firstName')}</FieldLabel>
-                <Input id="about-first" />
-              </Field>
-              <Field>
-                <FieldLabel htmlFor="about-last">{t('about.lastName')}</FieldLabel>
-                <Input id="about-last" />
-              </Field>
-            </div>
-            <Field>
-              <FieldLabel htmlFor="about-email">{t('about.email')}</FieldLabel>
-              <Input id="about-email" type="email" />
-            </Field>
-            <Field>
-              <FieldLabel htmlFor="about-message">{t('about.message')}</FieldLabel>
-              <Textarea id="about-message" />
-            </Field>
-            <Button type="submit" className="self-start">
-              {t('about.send')}
-            </Button>
-          </form>
+          <Suspense fallback={<Spinner label={t('app.loading')} className="mt-6 py-16" />}>
+            <ContactForm className="mt-6" />
+          </Suspense>
         </div>
         <div className="flex flex-col gap-6">
           <div className="rounded-xl border bg-card p-6">

@@ -9,7 +9,7 @@ import {
   TruckIcon,
   UsersIcon,
 } from 'lucide-react'
-import { useState, type FormEvent } from 'react'
+import { lazy, Suspense, useState, type FormEvent } from 'react'
 import { Link, useNavigate } from 'react-router'
 
 import { Button } from '@/components/ui/button'
@@ -17,9 +17,16 @@ import { Input } from '@/components/ui/input'
 import { landingLocations, landingPropertyTypes } from '@/config/listings'
 import { paths } from '@/config/paths'
 import { toast } from '@/hooks/use-toast'
+import { useAuth } from '@/lib/auth'
 import { useDocumentMeta } from '@/lib/document-meta'
 import type { MessageKey } from '@/lib/i18n/en'
 import { useTranslation } from '@/lib/i18n/i18n'
+
+// The signed-in dashboard is its own chunk, loaded only for a signed-in user
+// (the landing route's JS budget).
+const HomeDashboard = lazy(() =>
+  import('@/features/dashboard/components/lazy-home-dashboard').then((module) => ({ default: module.LazyHomeDashboard })),
+)
 
 /** Where a landing type tile leads: a property type, or the commercial group. */
 export function propertyTileLink(type: string): string {
@@ -85,6 +92,7 @@ function NewsletterForm() {
 export function HomeRoute() {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  const { user } = useAuth()
   const [query, setQuery] = useState('')
   useDocumentMeta(`${t('app.name')} - ${t('meta.rootTitle')}`, t('meta.rootDescription'))
 
@@ -120,6 +128,12 @@ export function HomeRoute() {
           </form>
         </div>
       </section>
+
+      {user && (
+        <Suspense fallback={null}>
+          <HomeDashboard userId={user.id} />
+        </Suspense>
+      )}
 
       <section aria-labelledby="types-heading" className="mx-auto max-w-7xl px-4 py-12">
         <h2 id="types-heading" className="mb-6 text-2xl font-bold">

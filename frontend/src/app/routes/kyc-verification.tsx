@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { ArrowLeftIcon } from 'lucide-react'
 import { Link } from 'react-router'
 

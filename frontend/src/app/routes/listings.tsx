@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { LandsList } from '@/features/lands/components/lands-list'
 import { ProductsList } from '@/features/products/components/products-list'
 import { PropertiesList } from '@/features/properties/components/properties-list'
+import { SaveActionsProvider } from '@/features/saved/components/save-button'
 import { ServicesList } from '@/features/services/components/services-list'
 import { useDocumentMeta } from '@/lib/document-meta'
 import type { MessageKey } from '@/lib/i18n/en'
@@ -17,7 +18,7 @@ function ListingPage({ title, intro, children }: { title: MessageKey; intro: Mes
         <h1 className="text-3xl font-bold tracking-tight">{t(title)}</h1>
         <p className="mt-1 text-muted-foreground">{t(intro)}</p>
       </header>
-      {children}
+      <SaveActionsProvider>{children}</SaveActionsProvider>
     </div>
   )
 }

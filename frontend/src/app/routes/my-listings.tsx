@@ -2,7 +2,7 @@ import { PencilIcon } from 'lucide-react'
 import { useState, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
 
-import { LinkButton, MyListingsPage } from '@/components/listings/my-listings-page'
+import { LinkButton, MyListingsPage, SignedInOnly } from '@/components/listings/my-listings-page'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { detailPath, paths } from '@/config/paths'
@@ -337,12 +337,16 @@ function MyServicesPage() {
   )
 }
 
-/** /my-properties (spec §2): the owner's properties, filterable by Rentals and Sales. Signed-in users only. */
+/**
+ * /my-properties (spec §2): the owner's properties, filterable by Rentals and
+ * Sales. A signed-out visitor sees 'Sign In Required' with a Sign In button.
+ */
 export function MyPropertiesRoute() {
+  useMyListingsTranslation()
   return (
-    <RequireAuth>
+    <SignedInOnly title={tMy('my.signIn.title')} message={tMy('my.signIn.properties')} signIn={tMy('my.signIn.button')}>
       <MyPropertiesPage />
-    </RequireAuth>
+    </SignedInOnly>
   )
 }
 

@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { ListError, ListLoading } from '@/components/listings/list-states'
 import { RequireAuth } from '@/features/auth/components/require-auth'
 import { KycStatusCard } from '@/features/kyc/components/kyc-status-card'

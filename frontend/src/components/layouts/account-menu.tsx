@@ -25,6 +25,7 @@ const accountLinks: readonly { to: string; label: MessageKey }[] = [
   { to: paths.myLands, label: 'account.myLands' },
   { to: paths.myServices, label: 'account.myServices' },
   { to: paths.myP2pOffers, label: 'account.myP2pOffers' },
+  { to: paths.saved, label: 'account.saved' },
   { to: paths.profile, label: 'account.profile' },
 ]
 

@@ -9,14 +9,18 @@ import { Footer } from './footer'
 import { InstallPrompt } from './install-prompt'
 import { PendingNavGuard } from './nav-item-link'
 import { Navbar } from './navbar'
+import type { ShellInbox } from './signed-in-slot'
 
-/** The shell around every page: top bar, page, footer, phone bottom bar. */
-function AppLayout() {
+/**
+ * The shell around every page: top bar, page, footer, phone bottom bar.
+ * `inbox` holds the signed-in users' badges and bell (lazily loaded).
+ */
+function AppLayout({ inbox }: { inbox?: ShellInbox }) {
   const { t } = useTranslation()
 
   return (
     <div className="flex min-h-dvh flex-col pb-16 md:pb-0">
-      <Navbar />
+      <Navbar inbox={inbox?.navbar} />
       {/* At least a screen tall, so the footer starts below the fold: when a
           lazily loaded page replaces the spinner, the footer then moves
           off screen only, which is no layout shift for the visitor. */}
@@ -26,7 +30,7 @@ function AppLayout() {
         </Suspense>
       </main>
       <Footer />
-      <BottomBar />
+      <BottomBar messagesBadge={inbox?.messagesBadge} />
       <InstallPrompt />
       <PendingNavGuard />
       <ScrollRestoration />

@@ -1,4 +1,5 @@
 import { ArrowLeftRightIcon, HouseIcon, MessageCircleIcon, SearchIcon, UserIcon, type LucideIcon } from 'lucide-react'
+import type { ReactNode } from 'react'
 
 import { paths } from '@/config/paths'
 import { useAuth } from '@/lib/auth'
@@ -7,6 +8,7 @@ import { useTranslation } from '@/lib/i18n/i18n'
 import { cn } from '@/lib/utils'
 
 import { NavItemLink } from './nav-item-link'
+import { SignedInSlot } from './signed-in-slot'
 
 type BottomBarItem = {
   to: string
@@ -20,9 +22,10 @@ type BottomBarItem = {
 /**
  * The phone navigation fixed to the bottom, hidden from 768 px up (md).
  * P2P is the highlighted centre item; Messages needs sign-in; Profile
- * becomes Log in's target (/login) for signed-out visitors.
+ * becomes Log in's target (/login) for signed-out visitors. `messagesBadge`
+ * (lazily loaded) shows a signed-in user's unread count on Messages.
  */
-function BottomBar() {
+function BottomBar({ messagesBadge }: { messagesBadge?: ReactNode }) {
   const { status } = useAuth()
   const { t } = useTranslation()
 
@@ -52,13 +55,14 @@ function BottomBar() {
               alsoActiveOn={alsoActiveOn}
               data-highlighted={highlighted ? '' : undefined}
               className={cn(
-                'flex flex-col items-center gap-0.5 rounded-md px-2 py-1 text-xs text-muted-foreground data-[active]:text-primary',
+                'relative flex flex-col items-center gap-0.5 rounded-md px-2 py-1 text-xs text-muted-foreground data-[active]:text-primary',
                 highlighted &&
                   '-mt-6 rounded-full bg-primary px-4 py-3 text-primary-foreground shadow-lg data-[active]:text-primary-foreground',
               )}
             >
               <Icon className="size-5" aria-hidden="true" />
               <span>{t(label)}</span>
+              {to === paths.messages && <SignedInSlot>{messagesBadge}</SignedInSlot>}
             </NavItemLink>
           </li>
         ))}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 
 import { paths } from '@/config/paths'
@@ -8,10 +9,11 @@ import { LanguageSwitcher } from './language-switcher'
 import { LazyMobileMenu } from './lazy-mobile-menu'
 import { NavItemLink } from './nav-item-link'
 import { mainNavItems } from './nav-items'
+import { SignedInSlot } from './signed-in-slot'
 import { ThemeToggle } from './theme-toggle'
 
-/** The sticky top bar: brand, main links, language, theme and account. */
-function Navbar() {
+/** The sticky top bar: brand, main links, language, theme, the signed-in user's inbox (`inbox`) and account. */
+function Navbar({ inbox }: { inbox?: ReactNode }) {
   const { t } = useTranslation()
 
   return (
@@ -45,6 +47,7 @@ function Navbar() {
         <div className="ml-auto flex items-center gap-1">
           <LanguageSwitcher />
           <ThemeToggle />
+          <SignedInSlot>{inbox}</SignedInSlot>
           <LazyAccountMenu />
           <LazyMobileMenu />
         </div>

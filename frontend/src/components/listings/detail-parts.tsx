@@ -12,6 +12,8 @@ import { useTranslation } from '@/lib/i18n/i18n'
 import type { ListingKind } from '@/lib/listing-fees'
 import { useListingOwner } from '@/lib/listing-owner'
 
+import { ListingContact } from './listing-contact'
+
 /** Shares the page through the system sheet, or copies its link. */
 function ShareButton({ title }: { title: string }) {
   const { t } = useTranslation()
@@ -79,14 +81,16 @@ function KycVerifiedBadge() {
 /**
  * The owner part of a detail page (get_listing_owner): the KYC-verified
  * badge when the owner passed KYC, then the contact for signed-in users or
- * the sign-in link for visitors.
+ * the sign-in link for visitors, and the page's contact action (e.g.
+ * "Message the owner", see ListingContactProvider) when `ownerId` is given.
  */
-function ListingOwner({ kind, id }: { kind: ListingKind; id: string }) {
+function ListingOwner({ kind, id, ownerId }: { kind: ListingKind; id: string; ownerId?: string }) {
   const owner = useListingOwner(kind, id).data
   return (
     <>
       {owner?.kyc_verified && <KycVerifiedBadge />}
       <OwnerContact phone={owner?.contact} />
+      {ownerId && <ListingContact kind={kind} id={id} ownerId={ownerId} />}
     </>
   )
 }

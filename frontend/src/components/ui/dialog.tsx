@@ -6,6 +6,7 @@ import { cn } from '@/lib/utils'
 
 const Dialog = DialogPrimitive.Root
 const DialogClose = DialogPrimitive.Close
+const DialogTrigger = DialogPrimitive.Trigger
 
 type DialogContentProps = ComponentProps<typeof DialogPrimitive.Content> & {
   /** The sr-only label of the close button; without it the dialog has no close icon. */
@@ -51,4 +52,4 @@ function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
   return <div data-slot="dialog-footer" className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
 }
 
-export { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogTitle }
+export { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogTitle, DialogTrigger }

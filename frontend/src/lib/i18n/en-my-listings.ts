@@ -64,10 +64,11 @@ export const enMyListings = {
   'my.status.expired': 'Expired',
   'my.status.rejected': 'Rejected',
   'my.status.rejectedReason': 'Reason: {reason}',
-  'my.status.unpaidHint': 'Not published yet: pay the listing fee to publish it.',
+  'my.status.unpaidHint': 'Draft: not published yet. Continue to pay the listing fee and publish it.',
   'my.status.inactive': 'Inactive',
 
   'my.action.pay': 'Pay fee',
+  'my.action.continue': 'Continue',
   'my.action.renew': 'Renew',
   'my.action.edit': 'Edit',
   'my.action.delete': 'Delete',
@@ -87,6 +88,10 @@ export const enMyListings = {
   'my.pay.title': 'Listing fee for {title}',
   'my.pay.description': 'Choose how many days to list it; the fee is paid in Nestcoins from your wallet.',
   'my.pay.close': 'Close',
+
+  'my.signIn.title': 'Sign In Required',
+  'my.signIn.properties': 'Please sign in to see and manage your properties.',
+  'my.signIn.button': 'Sign In',
 } as const
 
 /** A key of the My listing pages' copy. */

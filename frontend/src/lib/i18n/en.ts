@@ -2,7 +2,7 @@
  * English catalogue: the source of truth for message keys. Values may hold
  * `{name}` placeholders filled by t(key, { name }).
  */
-import { enAccount } from './en-account'
+import type { enAccount } from './en-account'
 import { enAuth } from './en-auth'
 import { enListings } from './en-listings'
 import { enSite } from './en-site'
@@ -36,6 +36,7 @@ export const enShell = {
   'account.myLands': 'My Lands',
   'account.myServices': 'My Services',
   'account.myP2pOffers': 'My P2P Offers',
+  'account.saved': 'Saved Listings',
   'account.profile': 'Profile',
   'account.logout': 'Log out',
   'account.signedOut': 'Signed out successfully.',
@@ -106,10 +107,16 @@ export const enShell = {
   'toast.notification': 'Notification',
 } as const
 
-export const en = { ...enShell, ...enSite, ...enAuth, ...enListings, ...enAccount } as const
+/**
+ * The English copy the landing route carries. The signed-in account pages'
+ * copy (en-account.ts: profile, contact verification, KYC) is registered by
+ * those pages' chunks (lib/i18n/account.ts), so visitors never download it;
+ * its keys are still message keys.
+ */
+export const en = { ...enShell, ...enSite, ...enAuth, ...enListings } as const
 
 /** A key of the message catalogues. */
-export type MessageKey = keyof typeof en
+export type MessageKey = keyof typeof en | keyof typeof enAccount
 
 /** A complete catalogue: every key translated. */
 export type Catalogue = Record<MessageKey, string>

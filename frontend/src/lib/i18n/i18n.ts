@@ -88,7 +88,7 @@ export type MessageParams = Record<string, string | number>
  * Falls back to English, then to the key itself.
  */
 export function t(key: MessageKey, params?: MessageParams): string {
-  const template = catalogues[current][key] ?? pageMessages[current][key] ?? en[key] ?? pageMessages.en[key] ?? key
+  const template = catalogues[current][key] ?? pageMessages[current][key] ?? catalogues.en[key] ?? pageMessages.en[key] ?? key
   if (!params) return template
   return template.replace(/\{(\w+)\}/g, (match, name: string) =>
     name in params ? String(params[name]) : match,

@@ -66,10 +66,11 @@ export const swMyListings: Record<MyListingsKey, string> = {
   'my.status.expired': 'Muda umekwisha',
   'my.status.rejected': 'Imekataliwa',
   'my.status.rejectedReason': 'Sababu: {reason}',
-  'my.status.unpaidHint': 'Bado haijachapishwa: lipa ada ya tangazo ili kulichapisha.',
+  'my.status.unpaidHint': 'Rasimu: bado haijachapishwa. Endelea kulipa ada ya tangazo ili kulichapisha.',
   'my.status.inactive': 'Imezimwa',
 
   'my.action.pay': 'Lipa ada',
+  'my.action.continue': 'Endelea',
   'my.action.renew': 'Ongeza muda',
   'my.action.edit': 'Hariri',
   'my.action.delete': 'Futa',
@@ -89,4 +90,8 @@ export const swMyListings: Record<MyListingsKey, string> = {
   'my.pay.title': 'Ada ya tangazo la {title}',
   'my.pay.description': 'Chagua idadi ya siku za kulitangaza; ada hulipwa kwa Nestcoins kutoka kwenye pochi yako.',
   'my.pay.close': 'Funga',
+
+  'my.signIn.title': 'Unahitaji Kuingia',
+  'my.signIn.properties': 'Tafadhali ingia ili kuona na kusimamia mali zako.',
+  'my.signIn.button': 'Ingia',
 }

@@ -29,6 +29,7 @@ export const swShell: Record<keyof typeof enShell, string> = {
   'account.myLands': 'Ardhi Yangu',
   'account.myServices': 'Huduma Zangu',
   'account.myP2pOffers': 'Ofa Zangu za P2P',
+  'account.saved': 'Matangazo Niliyohifadhi',
   'account.profile': 'Wasifu',
   'account.logout': 'Toka',
   'account.signedOut': 'Umetoka kikamilifu.',

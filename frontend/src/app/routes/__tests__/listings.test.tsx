@@ -42,7 +42,7 @@ describe('/marketplace', () => {
         ['eq', 'category', 'Kitchen'],
         ['eq', 'status', 'New'],
         ['ilike', 'location', '%Westlands%'],
-        ['or', 'name.ilike.%cooker%,description.ilike.%cooker%'],
+        ['textSearch', 'search', 'cooker:*', { config: 'english' }],
       ]),
     )
   })

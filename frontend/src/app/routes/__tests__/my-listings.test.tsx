@@ -118,10 +118,20 @@ beforeEach(() => {
 afterEach(() => setLanguage('en'))
 
 describe('My pages guard', () => {
-  it.each(['/my-properties', '/my-products', '/my-lands', '/my-services'])('sends signed-out visitors from %s to /login, remembering the page', async (path) => {
+  it.each(['/my-products', '/my-lands', '/my-services'])('sends signed-out visitors from %s to /login, remembering the page', async (path) => {
     const { router } = await renderApp(path)
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
     expect(router.state.location.state).toEqual({ from: path })
+  })
+
+  it("shows /my-properties' own 'Sign In Required' screen, whose Sign In returns here", async () => {
+    const { user, router } = await renderApp('/my-properties')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In Required' })).toBeInTheDocument()
+    expect(router.state.location.pathname).toBe('/my-properties')
+    expect(fake.requestsOf('properties')).toHaveLength(0)
+    await user.click(screen.getByRole('link', { name: 'Sign In' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    expect(router.state.location.state).toEqual({ from: '/my-properties' })
   })
 })
 
@@ -172,12 +182,14 @@ describe('/my-properties', () => {
 
     const unpaid = within(cardActions('Unpaid flat'))
     expect(unpaid.getByText('Unpaid')).toBeInTheDocument()
-    expect(unpaid.getByRole('button', { name: 'Pay fee' })).toBeInTheDocument()
+    // A draft left at the pay step is continued from here (issue 13).
+    expect(unpaid.getByRole('button', { name: 'Continue' })).toBeInTheDocument()
+    expect(unpaid.queryByRole('button', { name: 'Pay fee' })).not.toBeInTheDocument()
     expect(unpaid.queryByRole('button', { name: /Activate|Deactivate/ })).not.toBeInTheDocument()
 
     const pending = within(cardActions('Waiting flat'))
     expect(pending.getByText('Pending approval')).toBeInTheDocument()
-    expect(pending.queryByRole('button', { name: /Pay fee|Renew/ })).not.toBeInTheDocument()
+    expect(pending.queryByRole('button', { name: /Continue|Pay fee|Renew/ })).not.toBeInTheDocument()
 
     const live = within(cardActions('Live house'))
     expect(live.getByText(`Active until ${formatDate(future)}`)).toBeInTheDocument()
@@ -186,6 +198,7 @@ describe('/my-properties', () => {
 
     const rejected = within(cardActions('Refused flat'))
     expect(rejected.getByText('Rejected')).toBeInTheDocument()
+    expect(rejected.getByRole('button', { name: 'Pay fee' })).toBeInTheDocument()
     expect(rejected.getByText('Reason: Photos do not match the description')).toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Sales' }))
@@ -196,10 +209,11 @@ describe('/my-properties', () => {
     expect(screen.getByText('Refused flat')).toBeInTheDocument()
   })
 
-  it('opens the listing-fee panel from Pay fee', async () => {
+  it("continues an unpaid draft at the pay step (the listing-fee panel)", async () => {
     answer({ properties: [property('p1', 'Unpaid flat', 'Rent', 'unpaid')], listing_fee_rates: [] })
     const { user } = await renderApp('/my-properties', { session })
-    await user.click(await within(await screen.findByRole('group', { name: 'Actions for Unpaid flat' })).findByRole('button', { name: 'Pay fee' }))
+    expect(await screen.findByText('Draft: not published yet. Continue to pay the listing fee and publish it.')).toBeInTheDocument()
+    await user.click(await within(await screen.findByRole('group', { name: 'Actions for Unpaid flat' })).findByRole('button', { name: 'Continue' }))
     const dialog = await screen.findByRole('dialog', { name: 'Listing fee for Unpaid flat' })
     expect(within(dialog).getByLabelText('Number of days')).toBeInTheDocument()
     expect(await within(dialog).findByRole('button', { name: 'Pay 45 Nestcoins' })).toBeInTheDocument()

@@ -146,6 +146,7 @@ describe('account menu', () => {
       'My Lands',
       'My Services',
       'My P2P Offers',
+      'Saved Listings',
       'Profile',
       'Log out',
     ])

@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { FileTextIcon, ImageOffIcon, UploadIcon } from 'lucide-react'
 import { useId } from 'react'
 import { Controller, get, useFormContext } from 'react-hook-form'

@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useState } from 'react'
 import { FormProvider, useForm } from 'react-hook-form'

@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { Badge } from '@/components/ui/badge'
 import type { KycIdType } from '@/config/account'
 import type { MessageKey } from '@/lib/i18n/en'

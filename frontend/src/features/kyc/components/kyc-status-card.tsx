@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { ShieldCheckIcon } from 'lucide-react'
 import { Link } from 'react-router'
 

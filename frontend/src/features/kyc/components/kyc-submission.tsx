@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { useId } from 'react'
 import { Link } from 'react-router'
 

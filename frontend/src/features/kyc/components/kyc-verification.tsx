@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { useState } from 'react'
 
 import { ListError, ListLoading } from '@/components/listings/list-states'

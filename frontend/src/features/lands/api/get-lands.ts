@@ -1,7 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Tables } from '@/lib/database.types'
-import { containsAny, pageRange, type Page } from '@/lib/pagination'
+import { landSelect } from '@/lib/listing-columns'
+import { pageRange, type Page } from '@/lib/pagination'
+import { prefixQuery, searchOptions } from '@/lib/search-query'
 import { supabase } from '@/lib/supabase'
 
 import { landKeys, type LandFilters } from './keys'
@@ -9,17 +11,16 @@ import { landKeys, type LandFilters } from './keys'
 export type Land = Tables<'lands'>
 
 /**
- * One page of active lands: search over title, location and description
- * (case-insensitive), type and purpose filters, sorted newest first or by
+ * One page of active lands: the words of the search box over title,
+ * location and description (full-text, as prefixes; lib/search-query.ts), type and purpose filters, sorted newest first or by
  * price.
  */
 export async function getLands(filters: LandFilters, signal?: AbortSignal): Promise<Page<Land>> {
-  let request = supabase.from('lands').select('*', { count: 'exact' }).eq('is_active', true)
+  let request = supabase.from('lands').select(landSelect, { count: 'exact' }).eq('is_active', true)
   if (filters.type) request = request.eq('type', filters.type)
   if (filters.purpose) request = request.eq('purpose', filters.purpose)
-  if (filters.search?.trim()) {
-    request = request.or(containsAny(['title', 'location', 'description'], filters.search))
-  }
+  const words = prefixQuery(filters.search ?? '')
+  if (words) request = request.textSearch('search', words, searchOptions)
   request =
     filters.sort === 'newest'
       ? request.order('createdAt', { ascending: false })

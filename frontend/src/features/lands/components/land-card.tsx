@@ -1,6 +1,7 @@
 import { RulerIcon } from 'lucide-react'
 import { Link } from 'react-router'
 
+import { ListingActions } from '@/components/listings/listing-actions'
 import { LocationLine, PriceTag } from '@/components/listings/listing-facts'
 import { ListingImage } from '@/components/listings/listing-image'
 import { Badge } from '@/components/ui/badge'
@@ -43,7 +44,8 @@ export function LandCard({ land }: { land: Land }) {
   const { shown, more } = visibleFeatures(land.features)
   const size = formatSize(land.size, land.sizeUnit)
   return (
-    <Card className="h-full overflow-hidden pt-0">
+    <Card className="relative h-full overflow-hidden pt-0">
+      <ListingActions kind="land" id={land.id} title={land.title} variant="card" />
       <ListingImage path={land.images?.[0]} alt={land.title} className="aspect-[4/3] w-full" />
       <CardContent className="flex flex-1 flex-col gap-2">
         <LandBadges land={land} />

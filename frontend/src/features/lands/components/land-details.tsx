@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 
 import { DetailLayout, DetailStatus, ListingOwner, ShareButton, SimilarListings } from '@/components/listings/detail-parts'
 import { Gallery } from '@/components/listings/gallery'
+import { ListingActions } from '@/components/listings/listing-actions'
 import { Fact, LocationLine, PriceTag } from '@/components/listings/listing-facts'
 import { Badge } from '@/components/ui/badge'
 import { useDocumentMeta } from '@/lib/document-meta'
@@ -50,7 +51,8 @@ export function LandDetails({ id, ownerNotice }: { id: string; ownerNotice?(land
             {size && <Fact label={t('detail.size')}>{size}</Fact>}
             <Fact label={t('detail.listed')}>{formatDate(land.createdAt)}</Fact>
           </dl>
-          <ListingOwner kind="land" id={land.id} />
+          <ListingOwner kind="land" id={land.id} ownerId={land.userid} />
+          <ListingActions kind="land" id={land.id} title={land.title} variant="detail" />
           <ShareButton title={land.title} />
         </>
       }

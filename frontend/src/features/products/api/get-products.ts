@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Tables } from '@/lib/database.types'
 import { productSelect } from '@/lib/listing-columns'
-import { containsAny, containsPattern, pageRange, type Page } from '@/lib/pagination'
+import { containsPattern, pageRange, type Page } from '@/lib/pagination'
+import { prefixQuery, searchOptions } from '@/lib/search-query'
 import { supabase } from '@/lib/supabase'
 
 import { productKeys, type ProductFilters } from './keys'
@@ -16,9 +17,8 @@ export async function getProducts(filters: ProductFilters, signal?: AbortSignal)
   if (filters.category) request = request.eq('category', filters.category)
   if (filters.status) request = request.eq('status', filters.status)
   if (filters.location) request = request.ilike('location', containsPattern(filters.location))
-  if (filters.query?.trim()) {
-    request = request.or(containsAny(['name', 'description'], filters.query))
-  }
+  const words = prefixQuery(filters.query ?? '')
+  if (words) request = request.textSearch('search', words, searchOptions)
   const [from, to] = pageRange(filters.page)
   request = request.order('created_at', { ascending: false }).range(from, to)
   if (signal) request = request.abortSignal(signal)

@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 
+import { ListingActions } from '@/components/listings/listing-actions'
 import { LocationLine, PriceTag } from '@/components/listings/listing-facts'
 import { ListingImage } from '@/components/listings/listing-image'
 import { Badge } from '@/components/ui/badge'
@@ -15,7 +16,8 @@ export function ProductCard({ product }: { product: Product }) {
   const { t } = useTranslation()
   const isNew = product.status === 'New'
   return (
-    <Card className="h-full overflow-hidden pt-0">
+    <Card className="relative h-full overflow-hidden pt-0">
+      <ListingActions kind="product" id={product.id} title={product.name} variant="card" />
       <Link to={detailPath.product(product.id)} className="group flex flex-col gap-3">
         <ListingImage path={product.images?.[0]} alt={product.name} className="aspect-square w-full" />
         <CardContent className="flex flex-col gap-2">

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 
 import { DetailLayout, DetailStatus, ListingOwner, ShareButton, SimilarListings } from '@/components/listings/detail-parts'
 import { Gallery } from '@/components/listings/gallery'
+import { ListingActions } from '@/components/listings/listing-actions'
 import { Fact, LocationLine, PriceTag } from '@/components/listings/listing-facts'
 import { Badge } from '@/components/ui/badge'
 import { useDocumentMeta } from '@/lib/document-meta'
@@ -54,7 +55,8 @@ export function ProductDetails({ id, ownerNotice }: { id: string; ownerNotice?(p
             <Fact label={t('form.valueRange')}>{term(product.value_range || 'Basic')}</Fact>
             <Fact label={t('detail.listed')}>{formatDate(product.created_at)}</Fact>
           </dl>
-          <ListingOwner kind="product" id={product.id} />
+          <ListingOwner kind="product" id={product.id} ownerId={product.user_id} />
+          <ListingActions kind="product" id={product.id} title={product.name} variant="detail" />
           <ShareButton title={product.name} />
         </>
       }

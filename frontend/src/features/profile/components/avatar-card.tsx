@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { CameraIcon, CircleUserIcon } from 'lucide-react'
 import { useId, useState } from 'react'
 

@@ -1,3 +1,4 @@
+import '@/lib/i18n/account'
 import { CircleCheckIcon, MailIcon, PhoneIcon } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 

@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Tables } from '@/lib/database.types'
 import { propertySelect } from '@/lib/listing-columns'
-import { containsAny, containsPattern, pageRange, type Page } from '@/lib/pagination'
+import { containsPattern, pageRange, type Page } from '@/lib/pagination'
+import { prefixQuery, searchOptions } from '@/lib/search-query'
 import { supabase } from '@/lib/supabase'
 
 import { propertyKeys, type PropertyFilters } from './keys'
@@ -24,9 +25,8 @@ export async function getProperties(filters: PropertyFilters, signal?: AbortSign
   if (!filters.type && filters.category === 'Commercial') request = request.in('type', [...commercialTypes])
   if (filters.purpose) request = request.eq('purpose', filters.purpose)
   if (filters.location) request = request.ilike('location', containsPattern(filters.location))
-  if (filters.query?.trim()) {
-    request = request.or(containsAny(['title', 'location', 'description'], filters.query))
-  }
+  const words = prefixQuery(filters.query ?? '')
+  if (words) request = request.textSearch('search', words, searchOptions)
   const [from, to] = pageRange(filters.page)
   request = request.order('created_at', { ascending: false }).range(from, to)
   if (signal) request = request.abortSignal(signal)

@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 
+import { ListingActions } from '@/components/listings/listing-actions'
 import { LocationLine, PriceTag } from '@/components/listings/listing-facts'
 import { ListingImage } from '@/components/listings/listing-image'
 import { Badge } from '@/components/ui/badge'
@@ -31,7 +32,8 @@ export function PropertyCard({ property }: { property: Property }) {
   const { t } = useTranslation()
   const view = propertyDisplay(property, t)
   return (
-    <Card className="h-full overflow-hidden pt-0">
+    <Card className="relative h-full overflow-hidden pt-0">
+      <ListingActions kind="property" id={property.id} title={view.title} variant="card" />
       <Link to={detailPath.property(property.id)} className="group flex flex-col gap-3">
         <ListingImage path={property.images?.[0]} alt={view.title} className="aspect-[4/3] w-full transition-transform group-hover:scale-[1.02]" />
         <CardContent className="flex flex-col gap-2">

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 
 import { DetailLayout, DetailStatus, ListingOwner, ShareButton, SimilarListings } from '@/components/listings/detail-parts'
 import { Gallery } from '@/components/listings/gallery'
+import { ListingActions } from '@/components/listings/listing-actions'
 import { Fact, LocationLine, PriceTag } from '@/components/listings/listing-facts'
 import { Badge } from '@/components/ui/badge'
 import { useDocumentMeta } from '@/lib/document-meta'
@@ -76,7 +77,8 @@ export function PropertyDetails({ id, ownerNotice }: { id: string; ownerNotice?(
             {view.deposit && <Fact label={t('detail.deposit')}>{view.deposit}</Fact>}
             <Fact label={t('detail.listed')}>{formatDate(property.created_at)}</Fact>
           </dl>
-          <ListingOwner kind="property" id={property.id} />
+          <ListingOwner kind="property" id={property.id} ownerId={property.user_id} />
+          <ListingActions kind="property" id={property.id} title={view.title} variant="detail" />
           <ShareButton title={view.title} />
         </>
       }

@@ -1,6 +1,7 @@
 import { StarIcon } from 'lucide-react'
 import { Link } from 'react-router'
 
+import { ListingActions } from '@/components/listings/listing-actions'
 import { LocationLine } from '@/components/listings/listing-facts'
 import { ListingImage } from '@/components/listings/listing-image'
 import { Badge } from '@/components/ui/badge'
@@ -28,7 +29,8 @@ export function ServiceCard({ provider }: { provider: ServiceProvider }) {
   const { t } = useTranslation()
   const view = serviceCardView(provider)
   return (
-    <Card className="h-full overflow-hidden pt-0">
+    <Card className="relative h-full overflow-hidden pt-0">
+      <ListingActions kind="service" id={provider.id} title={provider.name} variant="card" />
       <ListingImage path={provider.profileimage} alt={provider.name} className="aspect-video w-full" />
       <CardContent className="flex flex-1 flex-col gap-2">
         <div className="flex flex-wrap items-center gap-2">

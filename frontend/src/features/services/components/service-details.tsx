@@ -2,6 +2,7 @@ import { BadgeCheckIcon, StarIcon } from 'lucide-react'
 import type { ReactNode } from 'react'
 
 import { DetailLayout, DetailStatus, ListingOwner, ShareButton, SimilarListings } from '@/components/listings/detail-parts'
+import { ListingActions } from '@/components/listings/listing-actions'
 import { LocationLine } from '@/components/listings/listing-facts'
 import { ListingImage } from '@/components/listings/listing-image'
 import { Badge } from '@/components/ui/badge'
@@ -126,7 +127,8 @@ export function ServiceDetails({ id, ownerNotice }: { id: string; ownerNotice?(p
           </div>
           <h1 className="text-3xl font-bold tracking-tight">{provider.name}</h1>
           <LocationLine>{location}</LocationLine>
-          <ListingOwner kind="service" id={provider.id} />
+          <ListingOwner kind="service" id={provider.id} ownerId={provider.userid} />
+          <ListingActions kind="service" id={provider.id} title={provider.name} variant="detail" />
           <ShareButton title={provider.name} />
         </>
       }

@@ -58,8 +58,9 @@ function StatusBadge({ state, paidUntil }: { state: ListingPaymentState; paidUnt
 /**
  * The owner's controls under a listing card on a My page: the payment and
  * moderation badge (unpaid, pending approval, active until <date>, rejected
- * with the admin's reason), Pay fee or Renew through the listing-fee panel,
- * Activate/Deactivate, and Delete behind a confirmation dialog.
+ * with the admin's reason), Continue (a draft left at the pay step), Pay fee
+ * or Renew through the listing-fee panel, Activate/Deactivate, and Delete
+ * behind a confirmation dialog.
  */
 export function ManageListing({ kind, listing, fee, detailHref, toggle, onDelete, deleting, children }: ManageListingProps) {
   const { tMy } = useMyListingsTranslation()
@@ -90,7 +91,7 @@ export function ManageListing({ kind, listing, fee, detailHref, toggle, onDelete
         {payable && (
           <Button size="sm" variant={renews ? 'outline' : 'default'} onClick={() => setPayOpen(true)}>
             {renews ? <RefreshCwIcon aria-hidden="true" /> : <CoinsIcon aria-hidden="true" />}
-            {renews ? tMy('my.action.renew') : tMy('my.action.pay')}
+            {renews ? tMy('my.action.renew') : state === 'unpaid' ? tMy('my.action.continue') : tMy('my.action.pay')}
           </Button>
         )}
         {toggle && (

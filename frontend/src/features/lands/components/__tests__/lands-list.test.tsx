@@ -18,7 +18,7 @@ describe('/lands', () => {
     const request = fake.requestsOf('lands').at(-1)!
     expect(request.calls).toContainEqual(['eq', 'type', 'Agricultural'])
     expect(request.calls).toContainEqual(['eq', 'purpose', 'Lease'])
-    expect(request.calls).toContainEqual(['or', 'title.ilike.%Kitengela%,location.ilike.%Kitengela%,description.ilike.%Kitengela%'])
+    expect(request.calls).toContainEqual(['textSearch', 'search', 'kitengela:*', { config: 'english' }])
     expect(request.calls).toContainEqual(['order', 'price', { ascending: true }])
   })
 

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
 
 import { en, type MessageKey } from '@/lib/i18n/en'
+import { enAccount } from '@/lib/i18n/en-account'
 
 import { verificationErrorMessage } from '../contact-verification'
 import { profileFieldError, profileRow, profileSchema } from '../update-profile'
 import { avatarProblem } from '../upload-avatar'
 
-const english = (key: MessageKey) => en[key]
+const catalogue: Record<string, string> = { ...en, ...enAccount }
+const english = (key: MessageKey) => catalogue[key]
 
 function messagesOf(values: { full_name: string; phone_number: string }) {
   const result = profileSchema.safeParse(values)
@@ -55,7 +57,7 @@ describe('avatar checks (spec §5)', () => {
     for (const type of ['image/jpeg', 'image/png', 'image/gif']) expect(avatarProblem(file(type, 2 * 1024 * 1024))).toBeNull()
     expect(avatarProblem(file('image/webp', 10))).toBe('profile.avatarType')
     expect(avatarProblem(file('image/png', 2 * 1024 * 1024 + 1))).toBe('profile.avatarTooLarge')
-    expect(en['profile.avatarTooLarge']).toBe('Avatar image must be less than 2MB')
+    expect(enAccount['profile.avatarTooLarge']).toBe('Avatar image must be less than 2MB')
   })
 })
 

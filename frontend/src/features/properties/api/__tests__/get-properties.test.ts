@@ -36,11 +36,9 @@ describe('getProperties', () => {
     expect(request.calls).toContainEqual(['eq', 'type', 'One Bedroom'])
     expect(request.calls).toContainEqual(['eq', 'purpose', 'Rent'])
     expect(request.calls).toContainEqual(['ilike', 'location', '%Kilimani%'])
-    // The text is kept as typed; inside or=() it is double-quoted because it holds , and ( ).
-    expect(request.calls).toContainEqual([
-      'or',
-      'title.ilike."%near Yaya, (mall)%",location.ilike."%near Yaya, (mall)%",description.ilike."%near Yaya, (mall)%"',
-    ])
+    // The words become a full-text prefix query on the search vector; punctuation only separates them.
+    expect(request.calls).toContainEqual(['textSearch', 'search', 'near:* & yaya:* & mall:*', { config: 'english' }])
+    expect(request.calls.some(([method]) => method === 'or')).toBe(false)
     expect(request.calls).toContainEqual(['abortSignal', signal])
   })
 
@@ -55,13 +53,10 @@ describe('getProperties', () => {
     expect(readPropertyFilters(new URLSearchParams('page=abc')).page).toBe(1)
   })
 
-  it('keeps punctuation in a location (plain ilike, no quoting) and in a free-text search (quoted in or=())', async () => {
+  it('keeps punctuation in a location (plain ilike, no quoting) and splits a free-text search into words', async () => {
     await getProperties({ page: 1, location: 'Kilimani, Nairobi', query: 'Mt. Kenya' })
     const [request] = fake.requestsOf('properties')
     expect(request.calls).toContainEqual(['ilike', 'location', '%Kilimani, Nairobi%'])
-    expect(request.calls).toContainEqual([
-      'or',
-      'title.ilike."%Mt. Kenya%",location.ilike."%Mt. Kenya%",description.ilike."%Mt. Kenya%"',
-    ])
+    expect(request.calls).toContainEqual(['textSearch', 'search', 'mt:* & kenya:*', { config: 'english' }])
   })
 })

@@ -1,0 +1,99 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+
+import { env } from '@/config/env'
+import { supabase } from '@/lib/supabase'
+
+import { adminKeys } from './keys'
+
+/** localStorage flag of spec §3 ('adminVerified' = 'true'), kept beside the server's session check. */
+export const ADMIN_FLAG_KEY = 'adminVerified'
+
+export function readAdminFlag(): boolean {
+  try {
+    return window.localStorage.getItem(ADMIN_FLAG_KEY) === 'true'
+  } catch {
+    return false
+  }
+}
+
+export function writeAdminFlag(on: boolean): void {
+  try {
+    if (on) window.localStorage.setItem(ADMIN_FLAG_KEY, 'true')
+    else window.localStorage.removeItem(ADMIN_FLAG_KEY)
+  } catch {
+    // Storage unavailable: the server's session check still decides.
+  }
+}
+
+/** What the admin guard knows about the signed-in user (spec §4 admin access sequence). */
+export type AdminGate = {
+  /** The user's e-mail is the single admin account's. */
+  isAdminEmail: boolean
+  /** user_roles.role is 'admin'. */
+  hasAdminRole: boolean
+  /** The server says this auth session passed the access code (verify_admin_access). */
+  sessionVerified: boolean
+}
+
+export async function getAdminGate(user: { id: string; email?: string | null }, signal?: AbortSignal): Promise<AdminGate> {
+  const isAdminEmail = (user.email ?? '').trim().toLowerCase() === env.adminEmail.trim().toLowerCase()
+  if (!isAdminEmail) return { isAdminEmail, hasAdminRole: false, sessionVerified: false }
+  let roleQuery = supabase.from('user_roles').select('role').eq('user_id', user.id)
+  if (signal) roleQuery = roleQuery.abortSignal(signal)
+  const { data: role } = await roleQuery.maybeSingle().throwOnError()
+  const hasAdminRole = role?.role === 'admin'
+  if (!hasAdminRole) return { isAdminEmail, hasAdminRole, sessionVerified: false }
+  const { data: verified } = await supabase.rpc('admin_session_verified').throwOnError()
+  return { isAdminEmail, hasAdminRole, sessionVerified: verified === true }
+}
+
+export function useAdminGate(user: { id: string; email?: string | null } | null) {
+  return useQuery({
+    queryKey: adminKeys.gate(user?.id),
+    queryFn: ({ signal }) => getAdminGate(user!, signal),
+    enabled: !!user,
+    staleTime: 60_000,
+    retry: 1,
+  })
+}
+
+/** The outcome of an access-code attempt (verify_admin_access, 0028). */
+export type AccessResult =
+  | { verified: true }
+  | { verified: false; error: 'invalid_code'; attempts_left: number }
+  | { verified: false; error: 'too_many_attempts'; retry_after: string }
+
+/** The spec's 500 ms check delay, kept so a guess costs at least that long. */
+export const ADMIN_CODE_DELAY_MS = 500
+
+export async function verifyAdminAccess(code: string): Promise<AccessResult> {
+  const [{ data }] = await Promise.all([
+    supabase.rpc('verify_admin_access', { p_code: code }).throwOnError(),
+    new Promise((resolve) => setTimeout(resolve, ADMIN_CODE_DELAY_MS)),
+  ])
+  return data as unknown as AccessResult
+}
+
+export function useVerifyAdminAccess() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: verifyAdminAccess,
+    onSuccess: (result) => {
+      if (result.verified) {
+        writeAdminFlag(true)
+        void queryClient.invalidateQueries({ queryKey: ['admin', 'gate'] })
+      }
+    },
+  })
+}
+
+/** Admin logout (spec §2): clears the flag and signs out; a failure is only logged. */
+export async function adminSignOut(): Promise<void> {
+  writeAdminFlag(false)
+  try {
+    const { error } = await supabase.auth.signOut()
+    if (error) console.error('admin sign-out', error)
+  } catch (error) {
+    console.error('admin sign-out', error)
+  }
+}

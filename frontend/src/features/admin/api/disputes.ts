@@ -1,0 +1,69 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
+
+import type { Database } from '@/lib/database.types'
+import { supabase } from '@/lib/supabase'
+
+import { adminKeys } from './keys'
+
+type Trade = Database['public']['Tables']['p2p_trades']['Row']
+export type DisputeRow = Trade & { buyer_name: string | null; seller_name: string | null }
+
+async function names(ids: string[]): Promise<Map<string, string | null>> {
+  const map = new Map<string, string | null>()
+  if (ids.length === 0) return map
+  const { data } = await supabase.from('profiles').select('id, full_name').in('id', ids).throwOnError()
+  for (const p of data ?? []) map.set(p.id, p.full_name)
+  return map
+}
+
+/** Disputed trades (oldest first: they have waited longest), then recently resolved ones. */
+export async function listDisputes(): Promise<DisputeRow[]> {
+  const { data } = await supabase
+    .from('p2p_trades')
+    .select('*')
+    .in('status', ['disputed', 'resolved'])
+    .order('updated_at', { ascending: false })
+    .limit(100)
+    .throwOnError()
+  const rows = (data ?? []) as Trade[]
+  const who = await names([...new Set(rows.flatMap((r) => [r.buyer_id, r.seller_id]))])
+  const open = rows.filter((r) => r.status === 'disputed').reverse()
+  const closed = rows.filter((r) => r.status !== 'disputed')
+  return [...open, ...closed].map((r) => ({ ...r, buyer_name: who.get(r.buyer_id) ?? null, seller_name: who.get(r.seller_id) ?? null }))
+}
+
+export function useDisputes() {
+  return useQuery({ queryKey: adminKeys.disputes(), queryFn: listDisputes })
+}
+
+/** A trade's events and chat. */
+export async function getDisputeThread(tradeId: string) {
+  const [events, messages] = await Promise.all([
+    supabase.from('p2p_trade_events').select('*').eq('trade_id', tradeId).order('created_at').throwOnError(),
+    supabase.from('p2p_trade_messages').select('*').eq('trade_id', tradeId).order('created_at').throwOnError(),
+  ])
+  return { events: events.data ?? [], messages: messages.data ?? [] }
+}
+
+export function useDisputeThread(tradeId: string) {
+  return useQuery({ queryKey: adminKeys.dispute(tradeId), queryFn: () => getDisputeThread(tradeId) })
+}
+
+export const resolveSchema = z.object({
+  resolution: z.enum(['buyer', 'seller'], { message: 'admin.disputes.resolutionRequired' }),
+  notes: z.string().trim().min(1, 'admin.disputes.notesRequired').max(1000),
+})
+export type ResolveValues = z.infer<typeof resolveSchema>
+
+export async function resolveDispute({ tradeId, values }: { tradeId: string; values: ResolveValues }) {
+  await supabase.rpc('resolve_trade_dispute', { p_trade_id: tradeId, p_resolution: values.resolution, p_notes: values.notes.trim() }).throwOnError()
+}
+
+export function useResolveDispute() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: resolveDispute,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: adminKeys.disputes() }),
+  })
+}

@@ -1,0 +1,129 @@
+import { queryOptions, useQueries } from '@tanstack/react-query'
+
+import { productSelect, propertySelect, serviceProviderSelect } from '@/lib/listing-columns'
+import type { ListingKind } from '@/lib/listing-fees'
+import {
+  landSummary,
+  landSummarySelect,
+  listingKinds,
+  productSummary,
+  propertySummary,
+  serviceSummary,
+  type ListingSummary,
+} from '@/lib/listing-summary'
+import { supabase } from '@/lib/supabase'
+
+import { searchKeys } from './keys'
+import { searchFilter } from './search-filter'
+
+/** Results shown per kind; 'See all' leads to the kind's own screen. */
+export const RESULTS_PER_KIND = 6
+
+/** The columns each kind's search looks in (case-insensitive contains). */
+export const searchColumns = {
+  property: ['title', 'location', 'description'],
+  product: ['name', 'category', 'description', 'location'],
+  land: ['title', 'location', 'description'],
+  service: ['name', 'location', 'description'],
+} as const satisfies Record<ListingKind, readonly string[]>
+
+/** The first results of one kind and how many there are in all. */
+export type KindResults = { items: ListingSummary[]; count: number }
+
+/**
+ * The newest active listings of `kind` matching `q` in its search columns,
+ * at most RESULTS_PER_KIND, with the exact count. Only active listings:
+ * RLS hides inactive ones from visitors, and is_active=true keeps a signed-in
+ * owner's own drafts out too.
+ */
+export async function searchKind(kind: ListingKind, q: string, signal?: AbortSignal): Promise<KindResults> {
+  const filter = searchFilter(searchColumns[kind], q)
+  switch (kind) {
+    case 'property': {
+      let request = supabase
+        .from('properties')
+        .select(propertySelect, { count: 'exact' })
+        .eq('is_active', true)
+        .or(filter)
+        .order('created_at', { ascending: false })
+        .limit(RESULTS_PER_KIND)
+      if (signal) request = request.abortSignal(signal)
+      const { data, count } = await request.throwOnError()
+      return { items: (data ?? []).map(propertySummary), count: count ?? 0 }
+    }
+    case 'product': {
+      let request = supabase
+        .from('products')
+        .select(productSelect, { count: 'exact' })
+        .eq('is_active', true)
+        .or(filter)
+        .order('created_at', { ascending: false })
+        .limit(RESULTS_PER_KIND)
+      if (signal) request = request.abortSignal(signal)
+      const { data, count } = await request.throwOnError()
+      return { items: (data ?? []).map(productSummary), count: count ?? 0 }
+    }
+    case 'land': {
+      let request = supabase
+        .from('lands')
+        .select(landSummarySelect, { count: 'exact' })
+        .eq('is_active', true)
+        .or(filter)
+        .order('createdAt', { ascending: false })
+        .limit(RESULTS_PER_KIND)
+      if (signal) request = request.abortSignal(signal)
+      const { data, count } = await request.throwOnError()
+      return { items: (data ?? []).map(landSummary), count: count ?? 0 }
+    }
+    case 'service': {
+      let request = supabase
+        .from('service_providers')
+        .select(serviceProviderSelect, { count: 'exact' })
+        .eq('is_active', true)
+        .or(filter)
+        .order('created_at', { ascending: false })
+        .limit(RESULTS_PER_KIND)
+      if (signal) request = request.abortSignal(signal)
+      const { data, count } = await request.throwOnError()
+      return { items: (data ?? []).map(serviceSummary), count: count ?? 0 }
+    }
+  }
+}
+
+export const searchKindQueryOptions = (kind: ListingKind, q: string) =>
+  queryOptions({ queryKey: searchKeys.kind(kind, q), queryFn: ({ signal }) => searchKind(kind, q, signal) })
+
+/** One group of /search: a kind's query state and, once loaded, its results. */
+export type SearchGroup = {
+  kind: ListingKind
+  status: 'pending' | 'error' | 'success'
+  results: KindResults | undefined
+  retry(): void
+}
+
+/** Searches the four kinds in parallel (four requests, each its own group); idle while `q` is empty. */
+export function useListingSearch(q: string): SearchGroup[] {
+  return useQueries({
+    queries: listingKinds.map((kind) => ({ ...searchKindQueryOptions(kind, q), enabled: q !== '' })),
+    combine: (results) =>
+      results.map((result, index) => ({
+        kind: listingKinds[index],
+        status: result.status,
+        results: result.data,
+        retry: () => void result.refetch(),
+      })),
+  })
+}
+
+/**
+ * What /search shows as a whole: 'loading' until some kind has results (or
+ * all are in), 'error' when no kind has results and some failed (so "no
+ * results" is never claimed on a failure), 'empty' when every kind answered
+ * with none, else 'results' (each group then shows its own state).
+ */
+export function searchOverview(groups: readonly Pick<SearchGroup, 'status' | 'results'>[]): 'loading' | 'error' | 'empty' | 'results' {
+  if (groups.some((group) => group.status === 'success' && (group.results?.count ?? 0) > 0)) return 'results'
+  if (groups.some((group) => group.status === 'pending')) return 'loading'
+  if (groups.some((group) => group.status === 'error')) return 'error'
+  return 'empty'
+}
