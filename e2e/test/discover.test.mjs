@@ -15,23 +15,18 @@ import { demo, sql, useDemoStack } from '../lib/stack.mjs';
 const AMINA_ID = '0e5a0000-0000-4000-8000-000000000002';
 
 /**
- * Active listings of each kind whose search columns contain `q`
- * (case-insensitive), by the rule /search states: properties and lands over
- * title, location, description; products over name, category, description,
- * location; services over name, location, description.
+ * Active listings of each kind whose full-text vector holds every word of
+ * `q` as a prefix (sql/migrations/0027_listing_search.sql): what /search and
+ * each kind's own screen ask for. Products' vectors hold their category too.
  */
 async function searchCounts(stack, q) {
   const [row] = await sql(
     stack,
-    `with p as (select '%' || :'q' || '%' as v)
-     select (select count(*) from public.properties t, p where t.is_active
-               and (t.title ilike p.v or t.location ilike p.v or t.description ilike p.v)),
-            (select count(*) from public.products t, p where t.is_active
-               and (t.name ilike p.v or t.category ilike p.v or t.description ilike p.v or t.location ilike p.v)),
-            (select count(*) from public.lands t, p where t.is_active
-               and (t.title ilike p.v or t.location ilike p.v or t.description ilike p.v)),
-            (select count(*) from public.service_providers t, p where t.is_active
-               and (t.name ilike p.v or t.location ilike p.v or t.description ilike p.v));`,
+    `with p as (select public.search_query(:'q') as v)
+     select (select count(*) from public.properties t, p where t.is_active and t.search @@ p.v),
+            (select count(*) from public.products t, p where t.is_active and t.search @@ p.v),
+            (select count(*) from public.lands t, p where t.is_active and t.search @@ p.v),
+            (select count(*) from public.service_providers t, p where t.is_active and t.search @@ p.v);`,
     { q },
   );
   const [property, product, land, service] = row.map(Number);
@@ -103,7 +98,7 @@ describe('discover', { timeout: 600_000 }, () => {
       await expectGroups(page, counts);
       await b.shot('nairobi');
 
-      // A comma, a dot, brackets and a colon are PostgREST's own syntax: the search still means the text.
+      // A comma, a dot, brackets and a colon are PostgREST's own syntax, and tsquery's: they only separate words.
       for (const q of ['Kilimani, Nairobi', 'Bamburi, Mombasa', '(plot: 7).']) {
         await box.fill(q);
         await box.press('Enter');

@@ -89,24 +89,24 @@ comment on function public.search_query(text) is 'The words of p_text (at most 2
 grant execute on function public.search_query(text) to anon, authenticated, service_role;
 
 create function public.search_listings(p_query text, p_per_kind integer default 6)
-  returns table (kind text, id uuid, title text, location text, price bigint, image text, created_at timestamptz,
-                 rank real, kind_total bigint)
+  returns table (kind text, id uuid, title text, location text, price bigint, image text, tag text,
+                 created_at timestamptz, rank real, kind_total bigint)
   language sql stable
   set search_path = ''
 as $$
   with q as (select public.search_query(p_query) as q),
   hits as (
     select 'property' as kind, t.id, coalesce(t.title, 'Untitled Property') as title, t.location, t.price,
-           t.images[1] as image, t.created_at, ts_rank_cd(t.search, q.q) as rank
+           t.images[1] as image, t.purpose as tag, t.created_at, ts_rank_cd(t.search, q.q) as rank
       from public.properties t, q where t.is_active and t.search @@ q.q
     union all
-    select 'product', t.id, t.name, t.location, t.price, t.images[1], t.created_at, ts_rank_cd(t.search, q.q)
+    select 'product', t.id, t.name, t.location, t.price, t.images[1], t.category, t.created_at, ts_rank_cd(t.search, q.q)
       from public.products t, q where t.is_active and t.search @@ q.q
     union all
-    select 'land', t.id, t.title, t.location, t.price, t.images[1], t."createdAt", ts_rank_cd(t.search, q.q)
+    select 'land', t.id, t.title, t.location, t.price, t.images[1], t.purpose, t."createdAt", ts_rank_cd(t.search, q.q)
       from public.lands t, q where t.is_active and t.search @@ q.q
     union all
-    select 'service', t.id, t.name, t.location, null::bigint, t.profileimage, t.created_at, ts_rank_cd(t.search, q.q)
+    select 'service', t.id, t.name, t.location, null::bigint, t.profileimage, t.category, t.created_at, ts_rank_cd(t.search, q.q)
       from public.service_providers t, q where t.is_active and t.search @@ q.q
   ),
   ranked as (
@@ -114,10 +114,10 @@ as $$
            count(*) over (partition by h.kind) as kind_total
       from hits h
   )
-  select r.kind, r.id, r.title, r.location, r.price, r.image, r.created_at, r.rank, r.kind_total
+  select r.kind, r.id, r.title, r.location, r.price, r.image, r.tag, r.created_at, r.rank, r.kind_total
     from ranked r
    where r.n <= greatest(1, least(coalesce(p_per_kind, 6), 50))
    order by r.kind, r.n
 $$;
-comment on function public.search_listings(text, integer) is 'The /search screen: active listings of every kind matching the words of p_query (prefixes, english stemming), best first by ts_rank_cd (title over location over description), at most p_per_kind (1-50, default 6) per kind, each row with its kind''s total. SECURITY INVOKER: the caller''s policies apply.';
+comment on function public.search_listings(text, integer) is 'The /search screen: active listings of every kind matching the words of p_query (prefixes, english stemming), best first by ts_rank_cd (title over location over description), at most p_per_kind (1-50, default 6) per kind, each row with its kind''s total; tag is the purpose (property, land) or category (product, service). SECURITY INVOKER: the caller''s policies apply.';
 grant execute on function public.search_listings(text, integer) to anon, authenticated, service_role;

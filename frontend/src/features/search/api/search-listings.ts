@@ -11,40 +11,35 @@ import {
   serviceSummary,
   type ListingSummary,
 } from '@/lib/listing-summary'
+import { prefixQuery, searchOptions } from '@/lib/search-query'
 import { supabase } from '@/lib/supabase'
 
 import { searchKeys } from './keys'
-import { searchFilter } from './search-filter'
 
 /** Results shown per kind; 'See all' leads to the kind's own screen. */
 export const RESULTS_PER_KIND = 6
-
-/** The columns each kind's search looks in (case-insensitive contains). */
-export const searchColumns = {
-  property: ['title', 'location', 'description'],
-  product: ['name', 'category', 'description', 'location'],
-  land: ['title', 'location', 'description'],
-  service: ['name', 'location', 'description'],
-} as const satisfies Record<ListingKind, readonly string[]>
 
 /** The first results of one kind and how many there are in all. */
 export type KindResults = { items: ListingSummary[]; count: number }
 
 /**
- * The newest active listings of `kind` matching `q` in its search columns,
- * at most RESULTS_PER_KIND, with the exact count. Only active listings:
- * RLS hides inactive ones from visitors, and is_active=true keeps a signed-in
- * owner's own drafts out too.
+ * The newest active listings of `kind` whose full-text vector holds every
+ * word of `q` (as prefixes: the same filter as the kind's own screen, see
+ * lib/search-query.ts and sql/migrations/0027_listing_search.sql), at most
+ * RESULTS_PER_KIND, with the exact count. Only active listings: RLS hides
+ * inactive ones from visitors, and is_active=true keeps a signed-in owner's
+ * own drafts out too. A query without a word finds nothing.
  */
 export async function searchKind(kind: ListingKind, q: string, signal?: AbortSignal): Promise<KindResults> {
-  const filter = searchFilter(searchColumns[kind], q)
+  const words = prefixQuery(q)
+  if (!words) return { items: [], count: 0 }
   switch (kind) {
     case 'property': {
       let request = supabase
         .from('properties')
         .select(propertySelect, { count: 'exact' })
         .eq('is_active', true)
-        .or(filter)
+        .textSearch('search', words, searchOptions)
         .order('created_at', { ascending: false })
         .limit(RESULTS_PER_KIND)
       if (signal) request = request.abortSignal(signal)
@@ -56,7 +51,7 @@ export async function searchKind(kind: ListingKind, q: string, signal?: AbortSig
         .from('products')
         .select(productSelect, { count: 'exact' })
         .eq('is_active', true)
-        .or(filter)
+        .textSearch('search', words, searchOptions)
         .order('created_at', { ascending: false })
         .limit(RESULTS_PER_KIND)
       if (signal) request = request.abortSignal(signal)
@@ -68,7 +63,7 @@ export async function searchKind(kind: ListingKind, q: string, signal?: AbortSig
         .from('lands')
         .select(landSummarySelect, { count: 'exact' })
         .eq('is_active', true)
-        .or(filter)
+        .textSearch('search', words, searchOptions)
         .order('createdAt', { ascending: false })
         .limit(RESULTS_PER_KIND)
       if (signal) request = request.abortSignal(signal)
@@ -80,7 +75,7 @@ export async function searchKind(kind: ListingKind, q: string, signal?: AbortSig
         .from('service_providers')
         .select(serviceProviderSelect, { count: 'exact' })
         .eq('is_active', true)
-        .or(filter)
+        .textSearch('search', words, searchOptions)
         .order('created_at', { ascending: false })
         .limit(RESULTS_PER_KIND)
       if (signal) request = request.abortSignal(signal)

@@ -93,13 +93,11 @@ describe('/search', () => {
     const byTable = Object.fromEntries(fake.requests.map((request) => [request.table, request.calls]))
     expect(Object.keys(byTable).sort()).toEqual(['lands', 'products', 'properties', 'service_providers'])
     expect(byTable.properties).toContainEqual(['eq', 'is_active', true])
-    expect(byTable.properties).toContainEqual(['or', 'title.ilike.%Kilimani%,location.ilike.%Kilimani%,description.ilike.%Kilimani%'])
+    // The words as prefixes on each table's full-text vector, as the kinds' own screens search.
+    for (const calls of Object.values(byTable)) {
+      expect(calls).toContainEqual(['textSearch', 'search', 'kilimani:*', { config: 'english' }])
+    }
     expect(byTable.properties).toContainEqual(['limit', 6])
-    expect(byTable.products).toContainEqual([
-      'or',
-      'name.ilike.%Kilimani%,category.ilike.%Kilimani%,description.ilike.%Kilimani%,location.ilike.%Kilimani%',
-    ])
-    expect(byTable.service_providers).toContainEqual(['or', 'name.ilike.%Kilimani%,location.ilike.%Kilimani%,description.ilike.%Kilimani%'])
     expect(byTable.lands).toContainEqual(['order', 'createdAt', { ascending: false }])
     for (const calls of Object.values(byTable)) {
       const [, columns, options] = calls.find(([method]) => method === 'select')!
@@ -123,11 +121,8 @@ describe('/search', () => {
     expect(await seeAll('Land')).toBe('/lands?search=Kilimani%2C%20Nairobi')
     expect(await seeAll('Services')).toBe('/services?search=Kilimani%2C%20Nairobi')
     expect(screen.getByRole('searchbox', { name: 'Search listings' })).toHaveValue('Kilimani, Nairobi')
-    // A query with a comma is sent quoted, so it stays one value.
-    expect(fake.requestsOf('properties').at(-1)!.calls).toContainEqual([
-      'or',
-      'title.ilike."%Kilimani, Nairobi%",location.ilike."%Kilimani, Nairobi%",description.ilike."%Kilimani, Nairobi%"',
-    ])
+    // Punctuation only separates words.
+    expect(fake.requestsOf('properties').at(-1)!.calls).toContainEqual(['textSearch', 'search', 'kilimani:* & nairobi:*', { config: 'english' }])
   })
 
   it('says so when nothing matches', async () => {
