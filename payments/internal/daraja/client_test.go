@@ -224,7 +224,14 @@ func TestPushCallbackAndQuery(t *testing.T) {
 	if _, err := c.STKQuery(t.Context(), "ws_CO_unknown"); err == nil {
 		t.Error("query of an unknown checkout succeeded")
 	}
+	// The receiver hands over the body before it answers, so the simulator
+	// records the callback's status a moment after the test has the body.
+	deadline := time.Now().Add(10 * time.Second)
 	tx, ok := sim.sim.Load().Transaction(res.CheckoutRequestID)
+	for ok && tx.CallbackStatus == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		tx, ok = sim.sim.Load().Transaction(res.CheckoutRequestID)
+	}
 	if !ok || tx.CallbackStatus != http.StatusOK || tx.Amount != 500 || tx.Phone != "254700000003" {
 		t.Errorf("simulator recorded %+v", tx)
 	}
