@@ -283,16 +283,17 @@ describe('my pages', { timeout: 600_000 }, () => {
       assert.equal(await perListing.getByRole('row').count(), Number(listings) + 1, 'one row per listing charged (plus the header)');
       await b.shot('wallet-fees-per-listing');
 
-      // Buying Nestcoins: the packages, and a pay step that says it is coming and charges nothing.
+      // Buying Nestcoins: the packages, and the M-Pesa pay step, which orders nothing until Pay
+      // (e2e/test/payments.test.mjs pays).
       const orders = async () =>
         (await sql(app.stack, `select count(*) from public.nestcoin_purchases where user_id = :'uid'`, { uid: AMINA_ID }))[0][0];
       const ordersBefore = await orders();
       await balances.getByRole('button', { name: 'Buy Nestcoins' }).click();
       const sheet = await visible(page.getByRole('dialog', { name: 'Purchase Nestcoins' }));
       await sheet.getByRole('button', { name: 'Buy Side Hustle' }).click();
-      await visible(sheet.getByRole('heading', { name: 'M-Pesa payment is coming soon' }));
-      assert.equal(await sheet.getByRole('button', { name: 'Pay with M-Pesa (coming soon)' }).isDisabled(), true);
-      await b.shot('purchase-coming');
+      await visible(sheet.getByRole('heading', { name: 'Pay with M-Pesa' }));
+      await visible(sheet.getByRole('button', { name: /^Pay Ksh.500 with M-Pesa$/ }));
+      await b.shot('purchase-pay-step');
       await page.keyboard.press('Escape');
       await sheet.waitFor({ state: 'detached' });
       assert.equal(await orders(), ordersBefore, 'no purchase order was made');

@@ -422,7 +422,10 @@ describe('screens', { timeout: 300_000 }, () => {
         const n = await count({ category });
         assert.ok(n > 0);
         await expectGrid(page, n);
-        for (const card of await cards(page).all()) assert.match(await textOf(card), new RegExp(`^${badge}\\b`), `every card is ${badge}`);
+        // The category badge, not the card's first words: a card also carries its save heart.
+        for (const card of await cards(page).all()) {
+          assert.ok((await card.getByText(badge, { exact: true }).count()) >= 1, `every card is ${badge}: ${await textOf(card)}`);
+        }
         await b.shot(category.toLowerCase());
       }
 
@@ -533,14 +536,16 @@ describe('screens', { timeout: 300_000 }, () => {
       await sheet.getByRole('button', { name: 'Close' }).click();
       await sheet.waitFor({ state: 'detached' });
 
-      // From the balance card; Buy Now makes no call (spec §7): its pay step says M-Pesa
-      // payment is coming (issue 13, until issue 16's purchase lands), then the sheet closes.
+      // From the balance card; signed out, Buy Now's pay step asks the visitor to sign in
+      // (issue 16; e2e/test/payments.test.mjs pays) and makes no call, then the sheet closes.
       await purchase.nth(0).click();
       await visible(sheet);
       const calls = await writesDuring(page, app.stack.url, async () => {
         await sheet.getByRole('button', { name: 'Buy Side Hustle' }).click();
-        await visible(sheet.getByRole('heading', { name: 'M-Pesa payment is coming soon' }));
-        assert.equal(await sheet.getByRole('button', { name: 'Pay with M-Pesa (coming soon)' }).isDisabled(), true);
+        await visible(sheet.getByRole('heading', { name: 'Sign in to buy Nestcoins' }));
+        await visible(sheet.getByText(/^You chose Side Hustle: 275 Nestcoins for Ksh.500\./));
+        assert.equal(await sheet.getByRole('link', { name: 'Sign in' }).getAttribute('href'), '/login');
+        assert.equal(await sheet.getByRole('textbox').count(), 0, 'no phone field before signing in');
         await sheet.getByRole('button', { name: 'Close' }).click();
         await sheet.waitFor({ state: 'detached' });
       });

@@ -53,7 +53,7 @@ function answer({ balances, history, fees }: Answers = {}) {
     }
     if (request.table === 'properties') return { data: [{ id: flatId, title: 'Kilimani bedsitter' }] }
     if (request.table === 'products') return { data: [{ id: tableId, title: 'Oak dining table' }] }
-    if (request.table === 'nestcoin_packages') return { data: [{ id: 'pk1', name: 'Side Hustle', coins: 275, price: 500 }] }
+    if (request.table === 'nestcoin_packages') return { data: [{ id: '5b1e0000-0000-4000-8000-000000000004', name: 'Side Hustle', coins: 275, price: 500 }] }
     return { data: [] }
   })
 }
@@ -220,16 +220,17 @@ describe('/wallet', () => {
     expect(fake.requestsOf('service_providers')).toHaveLength(0)
   })
 
-  it("opens the packages sheet, whose pay step is 'coming' and calls nothing", async () => {
+  it('opens the packages sheet, whose Buy Now leads to the M-Pesa pay step (nothing is called before Pay)', async () => {
     const { user } = await renderApp('/wallet', { session })
     await user.click(await screen.findByRole('button', { name: 'Buy Nestcoins' }))
     const sheet = await screen.findByRole('dialog', { name: 'Purchase Nestcoins' })
     const before = fake.requests.length
     await user.click(await within(sheet).findByRole('button', { name: 'Buy Side Hustle' }))
-    expect(within(sheet).getByRole('heading', { name: 'M-Pesa payment is coming soon' })).toBeInTheDocument()
-    expect(within(sheet).getByRole('status')).toHaveTextContent('You chose Side Hustle: 275 Nestcoins for Ksh 500.')
-    expect(within(sheet).getByRole('button', { name: 'Pay with M-Pesa (coming soon)' })).toBeDisabled()
+    expect(within(sheet).getByRole('heading', { name: 'Pay with M-Pesa' })).toBeInTheDocument()
+    expect(within(sheet).getByLabelText('M-Pesa phone number')).toBeInTheDocument()
+    expect(within(sheet).getByRole('button', { name: /^Pay Ksh.500 with M-Pesa$/ })).toBeEnabled()
     expect(fake.client.rpc).not.toHaveBeenCalled()
+    expect(fake.channels.filter((channel) => channel.bindings.some((binding) => binding.filter.table === 'nestcoin_purchases'))).toEqual([])
     expect(fake.requests.slice(before).filter((request) => request.calls[0]?.[0] !== 'select')).toEqual([])
     await user.click(within(sheet).getByRole('button', { name: 'Back to packages' }))
     expect(within(sheet).getByRole('button', { name: 'Buy Side Hustle' })).toBeInTheDocument()

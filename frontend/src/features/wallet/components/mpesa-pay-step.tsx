@@ -25,21 +25,22 @@ const failureCodes: readonly FailureCode[] = [
 
 const isPackageId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 
+function secondsUntil(deadline: number | null): number {
+  return deadline === null ? 0 : Math.max(0, Math.ceil((deadline - Date.now()) / 1000))
+}
+
 /** Seconds left until `deadline` (ms), ticking once a second. */
 function useSecondsLeft(deadline: number | null): number {
-  const left = () => (deadline === null ? 0 : Math.max(0, Math.ceil((deadline - Date.now()) / 1000)))
-  const [seconds, setSeconds] = useState(left)
+  const [seconds, setSeconds] = useState(() => secondsUntil(deadline))
   useEffect(() => {
-    setSeconds(left())
+    setSeconds(secondsUntil(deadline))
     if (deadline === null) return
     const timer = setInterval(() => {
-      const next = left()
+      const next = secondsUntil(deadline)
       setSeconds(next)
       if (next === 0) clearInterval(timer)
     }, 1000)
     return () => clearInterval(timer)
-    // left() reads only deadline.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [deadline])
   return seconds
 }

@@ -1,7 +1,9 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
+import { formatKES } from '@/lib/format'
 import { loadSwahili, setLanguage } from '@/lib/i18n/i18n'
 import type { Request } from '@/testing/fake-supabase'
 import { fake } from '@/testing/supabase-mock'
@@ -11,6 +13,8 @@ vi.mock('@/lib/supabase', () => import('@/testing/supabase-mock'))
 
 const { MpesaPayStep, PAY_WAIT_SECONDS } = await import('../mpesa-pay-step')
 
+/** Ksh 500 as Intl prints it (a no-break space, which accessible names keep and text matchers fold). */
+const KES500 = formatKES(500)
 const session = fakeSession()
 const userId = session.user.id
 const pack = { id: '5b1e0000-0000-4000-8000-000000000004', name: 'Side Hustle', coins: 275, price: 500 }
@@ -88,13 +92,16 @@ function LoginPage() {
 async function renderStep({ signedIn = true, packId = pack.id } = {}) {
   const onBack = vi.fn()
   const onDone = vi.fn()
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   const result = renderWithProviders(
-    <MemoryRouter initialEntries={['/pricing']}>
-      <Routes>
-        <Route path="/pricing" element={<MpesaPayStep pack={{ ...pack, id: packId }} onBack={onBack} onDone={onDone} />} />
-        <Route path="/login" element={<LoginPage />} />
-      </Routes>
-    </MemoryRouter>,
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={['/pricing']}>
+        <Routes>
+          <Route path="/pricing" element={<MpesaPayStep pack={{ ...pack, id: packId }} onBack={onBack} onDone={onDone} />} />
+          <Route path="/login" element={<LoginPage />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
     { session: signedIn ? session : null },
   )
   await settleAuth(result.authClient)
@@ -121,10 +128,10 @@ describe('MpesaPayStep: idle', () => {
     expect(step()).toHaveAttribute('data-state', 'idle')
     expect(screen.getByRole('heading', { name: 'Pay with M-Pesa' })).toBeInTheDocument()
     const summary = within(step()).getAllByRole('definition').map((dd) => dd.textContent)
-    expect(summary).toEqual(['Side Hustle', '275', 'Ksh 500'])
+    expect(summary).toEqual(['Side Hustle', '275', `${KES500}`])
     await waitFor(() => expect(phoneInput()).toHaveValue('0708 374 149'))
     expect(screen.getByText('The prompt goes to 0708 374 149')).toBeInTheDocument()
-    expect(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` })).toBeEnabled()
     expect(fake.requestsOf('profiles')[0].calls).toContainEqual(['eq', 'id', userId])
     expect(invoke).not.toHaveBeenCalled()
     expect(fake.channels).toHaveLength(0)
@@ -151,7 +158,7 @@ describe('MpesaPayStep: idle', () => {
     const { user } = await renderStep()
     await waitFor(() => expect(fake.requestsOf('profiles')).toHaveLength(1))
     if (typed) await user.type(phoneInput(), typed)
-    await user.click(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' }))
+    await user.click(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` }))
     expect(await screen.findByRole('alert')).toHaveTextContent(message)
     expect(phoneInput()).toHaveAttribute('aria-invalid', 'true')
     expect(invoke).not.toHaveBeenCalled()
@@ -161,7 +168,7 @@ describe('MpesaPayStep: idle', () => {
   it('cannot pay for a package the server has not listed yet (the static fallback)', async () => {
     await renderStep({ packId: 'Side Hustle' })
     expect(screen.getByRole('alert')).toHaveTextContent("The packages haven't loaded yet")
-    expect(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' })).toBeDisabled()
+    expect(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` })).toBeDisabled()
   })
 
   it('goes back to the packages', async () => {
@@ -174,7 +181,7 @@ describe('MpesaPayStep: idle', () => {
     const { user } = await renderStep({ signedIn: false })
     expect(step()).toHaveAttribute('data-state', 'signed-out')
     expect(screen.getByRole('heading', { name: 'Sign in to buy Nestcoins' })).toBeInTheDocument()
-    expect(screen.getByText(/You chose Side Hustle: 275 Nestcoins for Ksh 500/)).toBeInTheDocument()
+    expect(screen.getByText(/^You chose Side Hustle: 275 Nestcoins for Ksh.500\. Sign in to pay with M-Pesa/)).toBeInTheDocument()
     expect(screen.queryByLabelText('M-Pesa phone number')).not.toBeInTheDocument()
     await user.click(screen.getByRole('link', { name: 'Sign in' }))
     expect(await screen.findByText('login page from /pricing')).toBeInTheDocument()
@@ -188,7 +195,7 @@ describe('MpesaPayStep: sending and waiting', () => {
     invoke.mockImplementation(() => new Promise((resolve) => (answer = resolve)))
     const { user } = await renderStep()
     await waitFor(() => expect(phoneInput()).toHaveValue('0708 374 149'))
-    await user.click(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' }))
+    await user.click(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` }))
     await waitFor(() => expect(invoke).toHaveBeenCalled())
     expect(step()).toHaveAttribute('data-state', 'sending')
     expect(screen.getByRole('button', { name: 'Sending the prompt...' })).toBeDisabled()
@@ -210,7 +217,7 @@ describe('MpesaPayStep: sending and waiting', () => {
     stored.purchase = purchaseRow()
     const { user } = await renderStep()
     await waitFor(() => expect(phoneInput()).toHaveValue('0708 374 149'))
-    await user.click(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' }))
+    await user.click(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` }))
     expect(await screen.findByRole('heading', { name: 'Check your phone' })).toBeInTheDocument()
     expect(step()).toHaveAttribute('data-state', 'waiting')
     expect(screen.getByRole('status')).toHaveTextContent('Enter your M-Pesa PIN in the prompt on 0708 374 149 to pay Ksh 500 for 275 Nestcoins.')
@@ -243,7 +250,7 @@ describe('MpesaPayStep: outcomes through Realtime', () => {
   async function payAndWait() {
     const rendered = await renderStep()
     await waitFor(() => expect(phoneInput()).toHaveValue('0708 374 149'))
-    await rendered.user.click(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' }))
+    await rendered.user.click(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` }))
     expect(await screen.findByRole('heading', { name: 'Check your phone' })).toBeInTheDocument()
     return rendered
   }
@@ -271,7 +278,7 @@ describe('MpesaPayStep: outcomes through Realtime', () => {
     invoke.mockImplementation(() => new Promise((resolve) => (answer = resolve)))
     const { user } = await renderStep()
     await waitFor(() => expect(phoneInput()).toHaveValue('0708 374 149'))
-    await user.click(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' }))
+    await user.click(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` }))
     await waitFor(() => expect(invoke).toHaveBeenCalled())
     // Another purchase's event is ignored; ours is kept for when the answer names it.
     emitPurchase(purchaseRow({ id: 'other', status: 'failed', failure_code: 'cancelled', failed_at: '2026-11-25T10:00:01Z' }))
@@ -285,7 +292,7 @@ describe('MpesaPayStep: outcomes through Realtime', () => {
     stored.purchase = purchaseRow({ status: 'failed', failure_code: 'cancelled', result_code: 1032, result_desc: 'Request cancelled by user', failed_at: '2026-11-25T10:00:03Z', updated_at: '2026-11-25T10:00:03Z' })
     const { user } = await renderStep()
     await waitFor(() => expect(phoneInput()).toHaveValue('0708 374 149'))
-    await user.click(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' }))
+    await user.click(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` }))
     expect(await screen.findByRole('heading', { name: 'Payment not completed' })).toBeInTheDocument()
     expect(screen.getByRole('alert')).toHaveTextContent('You cancelled the M-Pesa prompt. Nothing was charged.')
   })
@@ -349,7 +356,7 @@ describe('MpesaPayStep: errors of the push', () => {
     invoke.mockImplementation(async () => ({ data: null, error: httpError(status, body) }))
     const { user } = await renderStep()
     await waitFor(() => expect(phoneInput()).toHaveValue('0708 374 149'))
-    await user.click(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' }))
+    await user.click(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` }))
     const alert = await screen.findByRole('alert')
     expect(step()).toHaveAttribute('data-state', 'error')
     expect(alert).toHaveAttribute('data-error-code', code)
@@ -359,14 +366,14 @@ describe('MpesaPayStep: errors of the push', () => {
     if (code === 'unauthorized') expect(within(alert).getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login')
     // Nothing is being watched; Pay is offered again.
     expect(fake.channels.every((c) => c.removed)).toBe(true)
-    expect(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` })).toBeEnabled()
   })
 
   it('invalid_phone: shown on the field', async () => {
     invoke.mockImplementation(async () => ({ data: null, error: httpError(400, { code: 'invalid_phone', message: 'Enter a valid M-Pesa phone number' }) }))
     const { user } = await renderStep()
     await waitFor(() => expect(phoneInput()).toHaveValue('0708 374 149'))
-    await user.click(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' }))
+    await user.click(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` }))
     await waitFor(() => expect(phoneInput()).toHaveAttribute('aria-invalid', 'true'))
     expect(screen.getByRole('alert')).toHaveTextContent('Enter a valid M-Pesa phone number, such as 0712 345 678')
     expect(document.querySelector('[data-error-code]')).toBeNull()
@@ -376,7 +383,7 @@ describe('MpesaPayStep: errors of the push', () => {
     invoke.mockImplementation(async () => ({ data: null, error: { name: 'FunctionsFetchError', message: 'Failed to send a request to the Edge Function', context: new TypeError('fetch failed') } }))
     const { user } = await renderStep()
     await waitFor(() => expect(phoneInput()).toHaveValue('0708 374 149'))
-    await user.click(screen.getByRole('button', { name: 'Pay Ksh 500 with M-Pesa' }))
+    await user.click(screen.getByRole('button', { name: `Pay ${KES500} with M-Pesa` }))
     expect(await screen.findByRole('alert')).toHaveTextContent("Couldn't reach KejaNest. Check your internet connection and try again.")
   })
 })
@@ -388,7 +395,7 @@ describe('MpesaPayStep in Kiswahili', () => {
     const { user } = await renderStep()
     expect(screen.getByRole('heading', { name: 'Lipa kwa M-Pesa' })).toBeInTheDocument()
     await waitFor(() => expect(screen.getByLabelText('Nambari ya simu ya M-Pesa')).toHaveValue('0708 374 149'))
-    await user.click(screen.getByRole('button', { name: 'Lipa Ksh 500 kwa M-Pesa' }))
+    await user.click(screen.getByRole('button', { name: `Lipa ${KES500} kwa M-Pesa` }))
     expect(await screen.findByRole('heading', { name: 'Angalia simu yako' })).toBeInTheDocument()
     emitPurchase(purchaseRow({ status: 'failed', failure_code: 'cancelled', failed_at: '2026-11-25T10:00:04Z', updated_at: '2026-11-25T10:00:04Z' }))
     expect(await screen.findByRole('heading', { name: 'Malipo hayakukamilika' })).toBeInTheDocument()
