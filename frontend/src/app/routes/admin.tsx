@@ -3,7 +3,7 @@ import { Outlet, useParams, useRoutes, type RouteObject } from 'react-router'
 
 import { AccessCodeForm } from '@/features/admin/components/access-code-form'
 import { AdminDashboard } from '@/features/admin/components/admin-dashboard'
-import { AdminGuard } from '@/features/admin/components/admin-guard'
+import { AdminGuard, AdminLeavingProvider } from '@/features/admin/components/admin-guard'
 import { AdminInbox } from '@/features/admin/components/admin-inbox'
 import { AdminMobileNav, AdminSidebar } from '@/features/admin/components/admin-sidebar'
 import { AnalyticsPage } from '@/features/admin/components/analytics-page'
@@ -28,7 +28,9 @@ export function AdminShellRoute() {
   useDocumentMeta(tA('admin.panel'), tA('admin.dashboard.subtitle'))
   return (
     <QueryClientProvider client={client}>
-      <Outlet />
+      <AdminLeavingProvider>
+        <Outlet />
+      </AdminLeavingProvider>
     </QueryClientProvider>
   )
 }

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
 
 import { Button } from '@/components/ui/button'
@@ -19,6 +19,26 @@ function Refuse({ message, to, variant = 'destructive', state }: { message?: Adm
   return <Navigate to={to} replace state={state} />
 }
 
+/**
+ * Whether the admin is logging out. Logout leaves for / and signs out; the
+ * sign-out can land before the page for / has loaded, while the admin pages
+ * are still on screen, and the guard must not answer it with the sign-in
+ * redirect meant for visitors.
+ */
+const AdminLeaving = createContext<{ leaving: boolean; leave(): void }>({ leaving: false, leave: () => {} })
+
+/** Holds the logging-out state for the admin area's guard and its Logout buttons. */
+export function AdminLeavingProvider({ children }: { children: ReactNode }) {
+  const [leaving, setLeaving] = useState(false)
+  const value = useMemo(() => ({ leaving, leave: () => setLeaving(true) }), [leaving])
+  return <AdminLeaving.Provider value={value}>{children}</AdminLeaving.Provider>
+}
+
+/** The logging-out state and the call that starts it. */
+export function useAdminLeaving() {
+  return useContext(AdminLeaving)
+}
+
 function Checking() {
   return <Spinner label={tA('admin.checking')} className="py-24" />
 }
@@ -34,8 +54,9 @@ export function AdminGuard({ children, requireCode = true }: { children: ReactNo
   const { status, user } = useAuth()
   const location = useLocation()
   const gate = useAdminGate(status === 'signed-in' ? user : null)
+  const { leaving } = useAdminLeaving()
 
-  if (status === 'loading') return <Checking />
+  if (leaving || status === 'loading') return <Checking />
   if (status === 'signed-out' || !user) {
     return <Refuse message="admin.guard.signIn" variant="info" to={paths.login} state={{ from: `${location.pathname}${location.search}` }} />
   }

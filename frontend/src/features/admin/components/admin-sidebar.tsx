@@ -22,6 +22,8 @@ import { cn } from '@/lib/utils'
 
 import { adminSignOut } from '../api/admin-access'
 
+import { useAdminLeaving } from './admin-guard'
+
 /** The sidebar's sections (spec §2), with this panel's additions (disputes, reports). */
 export const adminNav: { to: string; label: AdminKey; icon: typeof HomeIcon; end?: boolean }[] = [
   { to: '/admin/dashboard', label: 'admin.nav.dashboard', icon: LayoutDashboardIcon },
@@ -39,8 +41,11 @@ export const adminNav: { to: string; label: AdminKey; icon: typeof HomeIcon; end
 
 function useLogout() {
   const navigate = useNavigate()
+  const { leave } = useAdminLeaving()
   return async () => {
-    // Leave the guarded area first, so the guard does not react to the sign-out.
+    // Tell the guard first, so it does not answer the sign-out with the
+    // visitors' sign-in redirect while the page for / is still loading.
+    leave()
     navigate('/', { replace: true })
     await adminSignOut()
     toast({ title: tA('admin.loggedOut'), variant: 'success' })
