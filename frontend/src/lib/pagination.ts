@@ -22,31 +22,11 @@ export type Page<T> = { items: T[]; count: number }
  * default escape character), so "50%" or "plot_12" match literally. `*` is
  * PostgREST's spelling of `%` and stays a wildcard. Nothing else changes:
  * "Kilimani, Nairobi" or "Mt. Kenya" match as typed (supabase-js URL-encodes
- * the value of a plain `.ilike()`). Inside `.or()` pass it through
- * {@link orValue}.
+ * the value of a plain `.ilike()`).
  */
 export function containsPattern(text: string): string {
   const clean = text.trim().replace(/[\\%_]/g, (char) => `\\${char}`)
   return `%${clean}%`
-}
-
-/** Characters with a meaning in PostgREST's `or=(...)` grammar, plus surrounding blanks. */
-const reservedInLogic = /[,.:()"\\]|^\s|\s$/
-
-/**
- * A value for a PostgREST logic tree (`.or('a.ilike.<value>,...')`): values
- * holding `, . : ( )`, a quote, a backslash or surrounding blanks are
- * double-quoted, with `"` and `\` escaped by a backslash (PostgREST grammar).
- */
-export function orValue(value: string): string {
-  if (!reservedInLogic.test(value)) return value
-  return `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`
-}
-
-/** An `or` filter matching `text` (case-insensitive contains) in any of `columns`. */
-export function containsAny(columns: readonly string[], text: string): string {
-  const value = orValue(containsPattern(text))
-  return columns.map((column) => `${column}.ilike.${value}`).join(',')
 }
 
 /** Reads a 1-based page number from a URL parameter. */
