@@ -58,7 +58,9 @@ const READY_TIMEOUT_MS = 60_000;
  * @returns {Promise<Stack>}
  */
 export async function startStack({ env = {}, sql = [], replicas } = {}) {
-  const bin = join(repoRoot, 'bin', 'devstack');
+  // DEVSTACK_BIN_DIR runs a second build of the binaries beside bin/ (devstack
+  // reads the same variable for the services it starts).
+  const bin = join(process.env.DEVSTACK_BIN_DIR || join(repoRoot, 'bin'), 'devstack');
   if (!existsSync(bin)) {
     throw new Error(`${bin} is missing: run "make build" first (make test does)`);
   }

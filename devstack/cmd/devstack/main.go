@@ -116,7 +116,11 @@ func start(o options, log *slog.Logger) error {
 		return errors.New("devstack is the local development stack; production runs the services directly (see docker-compose.yml)")
 	}
 
-	st := stackconf.Stack{Root: root, BinDir: filepath.Join(root, "bin"), Ports: fixedPorts, Keys: keys,
+	binDir := os.Getenv("DEVSTACK_BIN_DIR")
+	if binDir == "" {
+		binDir = filepath.Join(root, "bin")
+	}
+	st := stackconf.Stack{Root: root, BinDir: binDir, Ports: fixedPorts, Keys: keys,
 		FrontendDir: os.Getenv("DEVSTACK_FRONTEND_DIR"),
 		RolePasswords: stackconf.RolePasswords{
 			Authenticator: os.Getenv("AUTHENTICATOR_PASSWORD"),
