@@ -64,6 +64,8 @@ func run() int {
 	tracker := presence.NewTracker()
 	relay := presence.NewRelay(tracker, reg, pool, log, cfg.PresenceReplicaTimeout())
 	reader := changes.NewReader(pool)
+	store := &broadcast.Store{Pool: pool}
+	feed := broadcast.NewFeed(store, hub, log)
 	dispatcher := &changes.Dispatcher{Reader: reader, Source: reg.Subscribers, Log: log, Timeout: 5 * time.Second}
 
 	var wg sync.WaitGroup
@@ -74,8 +76,9 @@ func run() int {
 	// Changes are dispatched in commit order by one goroutine; the queue
 	// absorbs bursts, and overflowing it is reported like a reconnect.
 	queue := make(chan changes.Change, 8192)
-	wg.Add(3)
+	wg.Add(4)
 	go func() { defer wg.Done(); hub.Run(bgCtx) }()
+	go func() { defer wg.Done(); feed.Run(bgCtx) }()
 	// On a signal the relay stops at once and deletes this replica's row,
 	// so its presences leave on the other replicas without waiting for the
 	// heartbeat timeout.
@@ -103,9 +106,11 @@ func run() int {
 			defer cancel()
 			return pgx.ConnectConfig(cctx, cc)
 		},
-		Channels: []string{changes.NotifyChannel, broadcast.NotifyChannel, presence.NotifyChannel},
+		Channels: []string{changes.NotifyChannel, broadcast.NotifyChannel, broadcast.MessagesChannel, presence.NotifyChannel},
 		Handle: func(ch string, payload []byte) {
 			switch ch {
+			case broadcast.MessagesChannel:
+				feed.Notify(payload)
 			case broadcast.NotifyChannel:
 				hub.HandleNotify(payload)
 			case presence.NotifyChannel:
@@ -148,7 +153,7 @@ func run() int {
 	}
 	srv := wsapi.New(wsapi.Options{
 		Log: log, Auth: authn, Registry: reg, Hub: hub, Presence: tracker,
-		Roles: reader, Authorizer: &broadcast.Authorizer{Pool: pool},
+		Roles: reader, Authorizer: &broadcast.Authorizer{Pool: pool}, Replayer: store,
 		Limits: wsapi.Limits{MaxChannels: cfg.MaxChannels, MaxEventsPerSecond: cfg.MaxEventsPerSecond,
 			MaxPayloadBytes: cfg.MaxPayloadKB << 10, QueueSize: cfg.QueueSize},
 	})

@@ -42,6 +42,9 @@ type Message struct {
 	IsBinary bool
 	// Sender is the sending channel's ID (0 for REST and relayed messages).
 	Sender uint64
+	// ID is the realtime.messages id of a message sent from the database
+	// ("" otherwise); clients get it as meta.id, as from Supabase.
+	ID string
 }
 
 // Hub delivers broadcasts locally and relays them to other replicas.
@@ -139,16 +142,23 @@ func (h *Hub) Deliver(m Message) {
 	if len(members) == 0 {
 		return
 	}
+	var meta json.RawMessage
+	if m.ID != "" {
+		meta, _ = json.Marshal(map[string]string{"id": m.ID})
+	}
 	var text json.RawMessage
 	var bin []byte
 	for _, c := range members {
 		if c.ID == m.Sender && !c.Self {
 			continue
 		}
+		if m.ID != "" && c.Replayed(m.ID) {
+			continue
+		}
 		if m.IsBinary {
 			if bin == nil {
 				var err error
-				bin, err = phx.EncodeUserBroadcast(channel.TopicPrefix+m.Topic, m.Event, nil, phx.EncodingBinary, m.Binary)
+				bin, err = phx.EncodeUserBroadcast(channel.TopicPrefix+m.Topic, m.Event, meta, phx.EncodingBinary, m.Binary)
 				if err != nil {
 					return
 				}
@@ -157,7 +167,7 @@ func (h *Hub) Deliver(m Message) {
 			continue
 		}
 		if text == nil {
-			text = Payload(m.Event, m.Payload)
+			text = PayloadMeta(m.Event, m.Payload, meta)
 		}
 		c.Push("broadcast", text)
 	}
@@ -165,6 +175,11 @@ func (h *Hub) Deliver(m Message) {
 
 // Payload builds {"type":"broadcast","event":…,"payload":…}.
 func Payload(event string, payload json.RawMessage) json.RawMessage {
+	return PayloadMeta(event, payload, nil)
+}
+
+// PayloadMeta is Payload with a "meta" object (omitted when nil).
+func PayloadMeta(event string, payload, meta json.RawMessage) json.RawMessage {
 	if len(payload) == 0 {
 		payload = json.RawMessage("{}")
 	}
@@ -172,7 +187,8 @@ func Payload(event string, payload json.RawMessage) json.RawMessage {
 		Type    string          `json:"type"`
 		Event   string          `json:"event"`
 		Payload json.RawMessage `json:"payload"`
-	}{"broadcast", event, payload})
+		Meta    json.RawMessage `json:"meta,omitempty"`
+	}{"broadcast", event, payload, meta})
 	return b
 }
 
@@ -240,15 +256,15 @@ func (a *Authorizer) CanRead(ctx context.Context, claims *auth.Claims, topic, ex
 		return false, err
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	var id int64
-	if err := tx.QueryRow(ctx, "select realtime.authorization_probe($1, $2)", topic, extension).Scan(&id); err != nil {
+	var id string
+	if err := tx.QueryRow(ctx, "select realtime.authorization_probe($1, $2)::text", topic, extension).Scan(&id); err != nil {
 		return false, fmt.Errorf("authorization probe: %w", err)
 	}
 	if err := setClaims(ctx, tx, claims, topic); err != nil {
 		return false, fmt.Errorf("set claims: %w", err)
 	}
 	var ok bool
-	err = tx.QueryRow(ctx, "select exists (select 1 from realtime.messages where id = $1 and topic = realtime.topic() and extension = $2)", id, extension).Scan(&ok)
+	err = tx.QueryRow(ctx, "select exists (select 1 from realtime.messages where id = $1::uuid and topic = realtime.topic() and extension = $2)", id, extension).Scan(&ok)
 	if err != nil {
 		if isPolicyError(err) {
 			return false, nil

@@ -75,16 +75,25 @@ type Subscription struct {
 	Table  string
 	// Filter is nil for none.
 	Filter *Filter
+	// Select lists the columns the subscriber asked for (Supabase's
+	// "select"); nil means every column it may read.
+	Select []string
 }
 
 // SubscriptionID derives a binding's id from its parameters, so equal
 // bindings get equal ids, as Supabase's :erlang.phash2(params) does. It
 // fits in 27 bits, like phash2's default range.
-func SubscriptionID(event, schema, table, filter string) uint32 {
+func SubscriptionID(event, schema, table, filter string, selected ...string) uint32 {
 	h := fnv.New32a()
 	for _, s := range []string{event, schema, table, filter} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
+	}
+	// A selection makes a different binding (and message); without one
+	// the id is what it always was.
+	for _, s := range selected {
+		h.Write([]byte{1})
+		h.Write([]byte(s))
 	}
 	return h.Sum32() & (1<<27 - 1)
 }
@@ -92,7 +101,7 @@ func SubscriptionID(event, schema, table, filter string) uint32 {
 // Matches reports whether c is of the subscription's schema, table and
 // event; filters are checked against the row later.
 func (s *Subscription) Matches(c *Change) bool {
-	if s.Schema != c.Schema {
+	if s.Schema != "*" && s.Schema != c.Schema {
 		return false
 	}
 	if s.Table != "" && s.Table != "*" && s.Table != c.Table {

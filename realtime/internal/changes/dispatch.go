@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/kejanest/kejanest/realtime/internal/auth"
@@ -152,35 +153,103 @@ func (d *Dispatcher) Dispatch(ctx context.Context, c *Change) {
 		if data.OldRecord == nil && c.Type == Delete {
 			data.OldRecord = map[string]json.RawMessage{}
 		}
-		var encoded json.RawMessage
 		// Members usually share their binding ids (equal bindings get equal
-		// ids), so the message is built once per distinct id list.
+		// ids), so each message is built once per selection and distinct
+		// id list. Bindings with a select get the chosen columns only, in
+		// a message of their own (as Supabase groups subscriptions by
+		// role and selected columns).
+		encoded := map[string]json.RawMessage{}
 		messages := map[string]json.RawMessage{}
 		for _, m := range g.members {
-			var ids []uint32
+			var groups []selectGroup
 			for _, b := range m.subs {
 				if errs == nil && !b.Filter.Match(match, row.Columns) {
 					continue
 				}
-				if !containsID(ids, b.ID) {
-					ids = append(ids, b.ID)
+				groups = addToGroup(groups, b)
+			}
+			for _, sg := range groups {
+				enc, ok := encoded[sg.key]
+				if !ok {
+					sd := data.selected(sg.cols)
+					enc = sd.Encode()
+					encoded[sg.key] = enc
 				}
+				key := sg.key + "\x00" + idsKey(sg.ids)
+				msg, ok := messages[key]
+				if !ok {
+					msg = Message(sg.ids, enc)
+					messages[key] = msg
+				}
+				m.sub.DeliverChange(msg)
 			}
-			if len(ids) == 0 {
-				continue
-			}
-			if encoded == nil {
-				encoded = data.Encode()
-			}
-			key := idsKey(ids)
-			msg, ok := messages[key]
-			if !ok {
-				msg = Message(ids, encoded)
-				messages[key] = msg
-			}
-			m.sub.DeliverChange(msg)
 		}
 	}
+}
+
+// selectGroup is the matching bindings of one subscriber that share a
+// column selection.
+type selectGroup struct {
+	key  string
+	cols []string
+	ids  []uint32
+}
+
+func addToGroup(groups []selectGroup, b Subscription) []selectGroup {
+	key := ""
+	if b.Select != nil {
+		key = "\x01" + strings.Join(b.Select, "\x00")
+	}
+	for i := range groups {
+		if groups[i].key == key {
+			if !containsID(groups[i].ids, b.ID) {
+				groups[i].ids = append(groups[i].ids, b.ID)
+			}
+			return groups
+		}
+	}
+	return append(groups, selectGroup{key: key, cols: b.Select, ids: []uint32{b.ID}})
+}
+
+// selected is d with only the chosen columns (all of them for nil), in
+// columns, record and old_record.
+func (d Data) selected(cols []string) Data {
+	if cols == nil {
+		return d
+	}
+	keep := func(name string) bool {
+		for _, c := range cols {
+			if c == name {
+				return true
+			}
+		}
+		return false
+	}
+	out := d
+	out.Columns = nil
+	for _, c := range d.Columns {
+		if keep(c.Name) {
+			out.Columns = append(out.Columns, c)
+		}
+	}
+	pick := func(rec map[string]json.RawMessage) map[string]json.RawMessage {
+		if rec == nil {
+			return nil
+		}
+		r := make(map[string]json.RawMessage, len(cols))
+		for k, v := range rec {
+			if keep(k) {
+				r[k] = v
+			}
+		}
+		return r
+	}
+	out.Record = pick(d.Record)
+	out.OldRecord = pick(d.OldRecord)
+	if out.Columns == nil {
+		out.Columns = []Column{}
+	}
+	return out
 }
 
 func idsKey(ids []uint32) string {

@@ -3,48 +3,92 @@ package changes
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
 func TestParseFilter(t *testing.T) {
 	t.Parallel()
+	cond := func(col string, op Op, neg bool, vals ...string) *Cond {
+		return &Cond{Column: col, Op: op, Negate: neg, Values: vals}
+	}
 	tests := []struct {
-		in      string
-		want    *Filter
-		wantErr bool
+		in   string
+		want []*Cond
+		// err is Supabase's message for a refused filter ("" = accepted).
+		err string
 	}{
 		{in: "", want: nil},
-		{in: "id=eq.5", want: &Filter{Column: "id", Op: OpEq, Values: []string{"5"}}},
-		{in: "name=neq.a.b", want: &Filter{Column: "name", Op: OpNeq, Values: []string{"a.b"}}},
-		{in: `id=in.(1,2, 3)`, want: &Filter{Column: "id", Op: OpIn, Values: []string{"1", "2", "3"}}},
-		{in: `t=in.("a,b","c\"d",e)`, want: &Filter{Column: "t", Op: OpIn, Values: []string{"a,b", `c"d`, "e"}}},
-		{in: `t=in.()`, want: &Filter{Column: "t", Op: OpIn}},
-		{in: "id=like.5", wantErr: true},
-		{in: "id", wantErr: true},
-		{in: "=eq.5", wantErr: true},
-		{in: "id=eq5", wantErr: true},
-		{in: `t=in.(1,2`, wantErr: true},
-		{in: `t=in.("a)`, wantErr: true},
+		{in: "   ", want: nil},
+		{in: "id=eq.5", want: []*Cond{cond("id", OpEq, false, "5")}},
+		{in: "name=neq.a.b", want: []*Cond{cond("name", OpNeq, false, "a.b")}},
+		{in: `id=in.(1,2, 3)`, want: []*Cond{cond("id", OpIn, false, "1", "2", "3")}},
+		{in: `t=in.("a,b","c\"d",e)`, want: []*Cond{cond("t", OpIn, false, "a,b", `c"d`, "e")}},
+		{in: `t=in.()`, want: []*Cond{{Column: "t", Op: OpIn}}},
+		// Commas outside parentheses and quotes separate ANDed conditions.
+		{in: "value=gte.a,value=lte.b", want: []*Cond{cond("value", OpGte, false, "a"), cond("value", OpLte, false, "b")}},
+		{in: " id=gt.0 , id=in.(1,2),name=eq.\"x,y\"", want: []*Cond{cond("id", OpGt, false, "0"), cond("id", OpIn, false, "1", "2"), cond("name", OpEq, false, "x,y")}},
+		{in: "name=like.Nai%", want: []*Cond{cond("name", OpLike, false, "Nai%")}},
+		{in: "name=ilike.*nai*", want: []*Cond{cond("name", OpILike, false, "*nai*")}},
+		{in: "name=match.^N[a-z]+$", want: []*Cond{cond("name", OpMatch, false, "^N[a-z]+$")}},
+		{in: "name=imatch.nai", want: []*Cond{cond("name", OpIMatch, false, "nai")}},
+		{in: "x=is.null", want: []*Cond{cond("x", OpIs, false, "null")}},
+		{in: "x=not.is.null", want: []*Cond{cond("x", OpIs, true, "null")}},
+		{in: "x=isdistinct.3", want: []*Cond{cond("x", OpIsDistinct, false, "3")}},
+		{in: "id=not.eq.5", want: []*Cond{cond("id", OpEq, true, "5")}},
+		{in: "id=not.in.(1,2)", want: []*Cond{cond("id", OpIn, true, "1", "2")}},
+		// Refused, with Supabase's messages.
+		{in: "id=foo.5", err: "Error parsing `filter` params: [\"foo\", \"5\"]"},
+		{in: "undefined", err: "Error parsing `filter` params: [\"undefined\"]"},
+		{in: "id=eq5", err: "Error parsing `filter` params: [\"eq5\"]"},
+		{in: "id=fts.word", err: "Error parsing `filter` params: [\"fts\", \"word\"]"},
+		{in: "or=(a.eq.1,b.eq.2)", err: "Error parsing `filter` params: [\"(a\", \"eq.1,b.eq.2)\"]"},
+		{in: "id=eq.1,,id=eq.2", err: "Error parsing `filter` params: filter must not contain empty segments (check for extra commas)"},
+		{in: "id=eq.1,", err: "Error parsing `filter` params: filter must not contain empty segments (check for extra commas)"},
+		{in: "id=in.1,2", err: "Error parsing `filter` params: `in` filter value must be wrapped by parentheses"},
+		{in: `t=in.("a)`, err: "Error parsing `filter` params: unterminated quote in `in` filter value"},
+		{in: "x=is.maybe", err: "invalid value for is filter: must be null, true, false, or unknown"},
+		{in: "x=match.(", err: "invalid regular expression for match filter: error parsing regexp: missing closing ): `(`"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			t.Parallel()
 			got, err := ParseFilter(tt.in)
-			if tt.wantErr {
-				if !errors.Is(err, ErrFilter) {
-					t.Fatalf("want ErrFilter, got %v", err)
+			if tt.err != "" {
+				var fe *FilterError
+				if !errors.Is(err, ErrFilter) || !errors.As(err, &fe) || fe.Message != tt.err {
+					t.Fatalf("err = %v, want %q", err, tt.err)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			gj, _ := json.Marshal(got)
+			if tt.want == nil {
+				if got != nil {
+					t.Fatalf("got %+v, want no filter", got)
+				}
+				return
+			}
+			gj, _ := json.Marshal(got.Conds)
 			wj, _ := json.Marshal(tt.want)
 			if string(gj) != string(wj) {
 				t.Fatalf("got %s want %s", gj, wj)
 			}
 		})
+	}
+}
+
+func TestParseFilterInLimit(t *testing.T) {
+	t.Parallel()
+	vals := strings.Repeat("1,", 100)
+	if _, err := ParseFilter("id=in.(" + vals[:len(vals)-1] + ")"); err != nil {
+		t.Fatalf("100 values: %v", err)
+	}
+	_, err := ParseFilter("id=in.(" + vals + "1)")
+	var fe *FilterError
+	if !errors.As(err, &fe) || fe.Message != "too many values for `in` filter. Maximum 100" {
+		t.Fatalf("101 values: %v", err)
 	}
 }
 
@@ -85,6 +129,26 @@ func TestFilterMatch(t *testing.T) {
 		{"owner=in.(00000000-0000-0000-0000-000000000000,6F1C2A9E0B7D4C1E9A553F2E8D1B7C40)", true},
 		// Text stays byte-wise (case matters).
 		{"code=eq.abc", false}, {"code=eq.ABC", true},
+		// Conditions separated by commas are ANDed.
+		{"id=gte.1,id=lte.9", true}, {"id=gte.1,id=lte.4", false}, {"id=gte.6,id=lte.9", false}, {"id=gt.1,name=eq.beta", true},
+		{"price=gte.10,price=lte.12", false}, {"name=in.(alpha,beta),id=in.(5)", true},
+		// Negation.
+		{"id=not.eq.5", false}, {"id=not.eq.6", true}, {"id=not.in.(1,2)", true}, {"id=not.in.(5)", false},
+		{"gone=not.eq.1", false}, {"missing=not.eq.1", false},
+		// like / ilike: % and _, case-sensitive or not, backslash escapes.
+		{"name=like.be%", true}, {"name=like.Be%", false}, {"name=ilike.BE%", true}, {"name=like.b_ta", true},
+		{"name=like.b_t", false}, {"name=like.%et%", true}, {"name=not.like.a%", true}, {`name=like.bet\%`, false},
+		{"id=like.5", false}, {"gone=like.%", false},
+		// match / imatch: regular expressions, unanchored.
+		{"name=match.^b.t", true}, {"name=match.^B", false}, {"name=imatch.^B", true}, {"name=match.eta$", true},
+		{"name=not.match.z", true},
+		// is: null, true, false, unknown.
+		{"gone=is.null", true}, {"id=is.null", false}, {"gone=not.is.null", false}, {"id=not.is.null", true},
+		{"missing=is.null", false}, {"ok=is.true", true}, {"ok=is.false", false}, {"ok=not.is.false", true},
+		{"ok=is.unknown", false}, {"name=is.true", false},
+		// isdistinct: null-safe inequality.
+		{"id=isdistinct.5", false}, {"id=isdistinct.6", true}, {"gone=isdistinct.1", true}, {"gone=not.isdistinct.1", false},
+		{"id=not.isdistinct.5", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.filter, func(t *testing.T) {
@@ -105,27 +169,49 @@ func TestFilterMatch(t *testing.T) {
 }
 
 func FuzzParseFilter(f *testing.F) {
-	for _, s := range []string{"id=eq.5", `t=in.("a,b",c)`, "x=gte.1e5", "=", "a=in.(", `a=in.("\`} {
+	for _, s := range []string{"id=eq.5", `t=in.("a,b",c)`, "x=gte.1e5", "=", "a=in.(", `a=in.("\`,
+		"id=gte.1,id=lte.9", "t=like.a%_\\%", "t=ilike.A%", "t=match.^x+$", "t=imatch.X", "t=is.null", "id=not.is.null",
+		"id=isdistinct.5", "id=not.eq.5", `t=eq."a,b"`, "id=eq.1,,", "a=(b", `t=eq.",x`} {
 		f.Add(s)
 	}
 	rec := map[string]json.RawMessage{"id": json.RawMessage(`5`), "t": json.RawMessage(`"x"`), "x": json.RawMessage(`{"a":1}`),
-		"u": json.RawMessage(`"6f1c2a9e-0b7d-4c1e-9a55-3f2e8d1b7c40"`), "at": json.RawMessage(`"2026-11-20T10:00:00+00:00"`)}
-	cols := []Column{{"id", "int8"}, {"t", "text"}, {"x", "jsonb"}, {"u", "uuid"}, {"at", "timestamptz"}}
+		"u": json.RawMessage(`"6f1c2a9e-0b7d-4c1e-9a55-3f2e8d1b7c40"`), "at": json.RawMessage(`"2026-11-20T10:00:00+00:00"`),
+		"n": json.RawMessage(`null`), "b": json.RawMessage(`true`)}
+	cols := []Column{{"id", "int8"}, {"t", "text"}, {"x", "jsonb"}, {"u", "uuid"}, {"at", "timestamptz"}, {"n", "text"}, {"b", "bool"}}
 	for _, s := range []string{"u=eq.{6F1C2A9E0B7D4C1E9A553F2E8D1B7C40}", "at=gte.2026-11-20 10:00+00"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		flt, err := ParseFilter(s)
-		if err != nil || flt == nil {
+		if err != nil {
+			var fe *FilterError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrFilter) {
+				t.Fatalf("%q: error %v is not a FilterError", s, err)
+			}
 			return
 		}
-		// eq and neq must disagree whenever the literal is comparable.
-		eq, neq := *flt, *flt
-		eq.Op, neq.Op = OpEq, OpNeq
-		if len(flt.Values) == 1 && eq.Match(rec, cols) && neq.Match(rec, cols) {
-			t.Fatalf("%q: eq and neq both match", s)
+		if flt == nil {
+			if strings.TrimSpace(s) != "" {
+				t.Fatalf("%q: accepted as no filter", s)
+			}
+			return
 		}
-		_ = flt.Match(rec, cols)
+		all := flt.Match(rec, cols)
+		for _, c := range flt.Conds {
+			if c.Column == "" && !strings.Contains(s, "=") {
+				t.Fatalf("%q: a condition without =", s)
+			}
+			// A condition and its negation never both hold.
+			neg := *c
+			neg.Negate = !c.Negate
+			if c.Match(rec, cols) && neg.Match(rec, cols) {
+				t.Fatalf("%q: %+v holds with and without not.", s, c)
+			}
+			// The conditions are ANDed.
+			if all && !c.Match(rec, cols) {
+				t.Fatalf("%q: the filter matched but %+v does not", s, c)
+			}
+		}
 	})
 }
 
@@ -180,7 +266,8 @@ func TestFilterMatchReadsLiteralOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			byHand := &Filter{Column: parsed.Column, Op: parsed.Op, Values: parsed.Values}
+			p := parsed.Conds[0]
+			byHand := &Filter{Conds: []*Cond{{Column: p.Column, Op: p.Op, Values: p.Values}}}
 			rec := map[string]json.RawMessage{tt.column: json.RawMessage(tt.value)}
 			cols := []Column{{tt.column, tt.typ}}
 			if !parsed.Match(rec, cols) || !byHand.Match(rec, cols) {

@@ -76,6 +76,9 @@ type Channel struct {
 	claims   *auth.Claims
 	subs     []changes.Subscription
 	canWrite *bool // private broadcast write permission, evaluated lazily
+	// replayed holds the ids of the database messages replayed on join, so
+	// that a message both replayed and delivered live arrives once.
+	replayed map[string]struct{}
 }
 
 // New returns a Joining channel writing to out.
@@ -177,6 +180,24 @@ func (c *Channel) SetCanWrite(v bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.canWrite = &v
+}
+
+// SetReplayed records the ids of the messages replayed on join.
+func (c *Channel) SetReplayed(ids []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.replayed = make(map[string]struct{}, len(ids))
+	for _, id := range ids {
+		c.replayed[id] = struct{}{}
+	}
+}
+
+// Replayed reports whether the message id was replayed on join.
+func (c *Channel) Replayed(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.replayed[id]
+	return ok
 }
 
 // Push sends event with payload on the channel's topic, join_ref null (as

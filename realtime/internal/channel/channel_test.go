@@ -3,6 +3,7 @@ package channel
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -84,8 +85,8 @@ func TestPushOnlyWhenJoined(t *testing.T) {
 func TestJoinConfigSubscriptions(t *testing.T) {
 	t.Parallel()
 	p, err := ParseJoin(json.RawMessage(`{"config":{"broadcast":{"ack":true,"self":true},"presence":{"key":"k","enabled":true},
-		"postgres_changes":[{"event":"*","schema":"public","table":"properties"},{"event":"insert","schema":"public","filter":"id=eq.5"},
-		{"event":"UPDATE","schema":"public","table":"x","filter":"id=like.5"},{"event":"DELETE","table":"y"}],"private":true},"access_token":"tok"}`))
+		"postgres_changes":[{"event":"*","schema":"public","table":"properties"},{"event":"insert","schema":"public","table":"t","filter":"id=eq.5"},
+		{"event":"UPDATE","schema":"public","table":"x","filter":"id=fts.5"},{"event":"DELETE"}],"private":true},"access_token":"tok"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,11 +99,11 @@ func TestJoinConfigSubscriptions(t *testing.T) {
 	}
 	got, _ := json.Marshal(reply[:2])
 	want := `[{"id":` + jsonID(changes.SubscriptionID("*", "public", "properties", "")) + `,"event":"*","schema":"public","table":"properties"},` +
-		`{"id":` + jsonID(changes.SubscriptionID("INSERT", "public", "", "id=eq.5")) + `,"event":"insert","schema":"public","filter":"id=eq.5"}]`
+		`{"id":` + jsonID(changes.SubscriptionID("INSERT", "public", "t", "id=eq.5")) + `,"event":"insert","schema":"public","table":"t","filter":"id=eq.5"}]`
 	if string(got) != want {
 		t.Fatalf("reply\n got %s\nwant %s", got, want)
 	}
-	if subs[1].Event != changes.Insert || subs[1].Filter == nil || subs[1].Table != "" {
+	if subs[1].Event != changes.Insert || subs[1].Filter == nil || subs[1].Table != "t" {
 		t.Fatalf("sub = %+v", subs[1])
 	}
 	if reply[0].ID == reply[1].ID {
@@ -114,6 +115,96 @@ func TestJoinConfigSubscriptions(t *testing.T) {
 	}
 	if _, err := ParseJoin(json.RawMessage(`{"config":[]}`)); err == nil {
 		t.Fatal("want an error for a non-object config")
+	}
+}
+
+// Bindings are read as Supabase's parse_subscription_params reads them,
+// and refused with its messages.
+func TestSubscriptionsAsSupabase(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		binding, schema, table, event, err string
+		sel                                []string
+	}{
+		{binding: `{"event":"*","schema":"public","table":"t"}`, schema: "public", table: "t", event: "*"},
+		{binding: `{"event":"bogus","schema":"public","table":"t"}`, schema: "public", table: "t", event: "*"},
+		{binding: `{"schema":"public"}`, schema: "public", table: "*", event: "*"},
+		{binding: `{"table":"t","event":"insert"}`, schema: "public", table: "t", event: "INSERT"},
+		{binding: `{"schema":"public","table":"t","select":["id","name",3]}`, schema: "public", table: "t", event: "*", sel: []string{"id", "name"}},
+		{binding: `{"schema":"public","table":"t","select":[]}`, schema: "public", table: "t", event: "*"},
+		{binding: `{"schema":"public","table":"t","filter":""}`, schema: "public", table: "t", event: "*"},
+		{binding: `{"schema":"public","filter":"id=eq.1"}`, err: "No subscription params provided. Please provide at least a `schema` or `table` to subscribe to"},
+		{binding: `{"event":"*"}`, err: "No subscription params provided. Please provide at least a `schema` or `table` to subscribe to"},
+		{binding: `{"schema":"public","table":"t","select":"id,name"}`, err: "Error parsing `select` params: expected a list of column name strings, e.g. select: [\"col1\", \"col2\"]"},
+		{binding: `{"schema":"public","select":["id"]}`, err: "Column selection is not supported for wildcard subscriptions. Provide an explicit schema and table name."},
+		{binding: `{"schema":"public","table":"t","filter":"id=foo.1"}`, err: "Error parsing `filter` params: [\"foo\", \"1\"]"},
+		{binding: `{"schema":"public","table":"t","filter":"ok=is.maybe"}`, err: "Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: [event: *, schema: public, table: t, filters: ok=is.maybe, select: nil]. Exception: ERROR P0001 (raise_exception) invalid value for is filter: must be null, true, false, or unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.binding, func(t *testing.T) {
+			t.Parallel()
+			p, err := ParseJoin(json.RawMessage(`{"config":{"postgres_changes":[` + tt.binding + `]}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			subs, reply, errs := p.Config.Subscriptions()
+			if len(reply) != 1 {
+				t.Fatalf("reply %d", len(reply))
+			}
+			if tt.err != "" {
+				if len(errs) != 1 || errs[0].Error() != tt.err || len(subs) != 0 {
+					t.Fatalf("errs %v subs %d, want %q", errs, len(subs), tt.err)
+				}
+				return
+			}
+			if len(errs) != 0 || len(subs) != 1 {
+				t.Fatalf("errs %v subs %d", errs, len(subs))
+			}
+			s := subs[0]
+			if s.Schema != tt.schema || s.Table != tt.table || s.Event != tt.event || fmt.Sprint(s.Select) != fmt.Sprint(tt.sel) || (s.Select == nil) != (tt.sel == nil) {
+				t.Fatalf("sub %+v", s)
+			}
+		})
+	}
+}
+
+func TestReplayRequest(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		config string
+		want   Replay
+		ok     bool
+		err    string
+	}{
+		{config: `{"private":true}`},
+		{config: `{"private":true,"broadcast":{"replay":{"since":1700000000000,"limit":5}}}`, want: Replay{Since: 1700000000000, Limit: 5}, ok: true},
+		{config: `{"private":true,"broadcast":{"replay":{}}}`, want: Replay{Limit: 10}, ok: true},
+		{config: `{"private":true,"broadcast":{"replay":{"limit":25}}}`, want: Replay{Limit: 25}, ok: true},
+		{config: `{"private":true,"broadcast":{"replay":"yes"}}`},
+		{config: `{"broadcast":{"replay":{"since":1}}}`, err: MsgReplayPublic},
+		{config: `{"private":true,"broadcast":{"replay":{"limit":26}}}`, err: MsgReplayInvalid},
+		{config: `{"private":true,"broadcast":{"replay":{"limit":0}}}`, err: MsgReplayInvalid},
+		{config: `{"private":true,"broadcast":{"replay":{"since":"yesterday"}}}`, err: MsgReplayInvalid},
+		{config: `{"private":true,"broadcast":{"replay":{"since":-1}}}`, err: MsgReplayInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.config, func(t *testing.T) {
+			t.Parallel()
+			p, err := ParseJoin(json.RawMessage(`{"config":` + tt.config + `}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok, err := p.Config.ReplayRequest()
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("err %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || ok != tt.ok || got != tt.want {
+				t.Fatalf("got %+v %v %v, want %+v %v", got, ok, err, tt.want, tt.ok)
+			}
+		})
 	}
 }
 

@@ -93,6 +93,15 @@ func (k *socket) handleJoin(ctx context.Context, m phx.Message) {
 	}
 	cfg := p.Config
 	subs, replyBindings, subErrs := cfg.Subscriptions()
+	if len(subErrs) > 0 {
+		// Supabase subscribes a channel's bindings together or not at all.
+		subs = nil
+	}
+	replay, wantReplay, err := cfg.ReplayRequest()
+	if err != nil {
+		k.reply(m, "error", errReason(err.Error()))
+		return
+	}
 	ch := channel.New(m.Topic, m.JoinRef, cfg, claims, k)
 	ch.SetSubscriptions(subs)
 
@@ -126,6 +135,25 @@ func (k *socket) handleJoin(ctx context.Context, m phx.Message) {
 		}
 	}
 
+	var replayed []broadcast.Message
+	if wantReplay {
+		if k.s.replayer == nil {
+			k.reply(m, "error", errReason("UnableToReplayMessages: Realtime was unable to replay messages"))
+			return
+		}
+		replayed, err = k.s.replayer.Replay(dctx, ch.Name, replay.Since, replay.Limit)
+		if err != nil {
+			k.s.log.Warn("replay", "topic", ch.Name, "error", err.Error())
+			k.reply(m, "error", errReason("UnableToReplayMessages: Realtime was unable to replay messages"))
+			return
+		}
+		ids := make([]string, len(replayed))
+		for i, r := range replayed {
+			ids[i] = r.ID
+		}
+		ch.SetReplayed(ids)
+	}
+
 	response := map[string]any{"postgres_changes": replyBindings}
 	// The channel is registered before the client can read the reply (as
 	// Phoenix subscribes before replying), so nothing sent to the topic
@@ -135,18 +163,33 @@ func (k *socket) handleJoin(ctx context.Context, m phx.Message) {
 		k.channels[m.Topic] = ch
 		k.s.reg.Add(ch)
 	})
+	for _, r := range replayed {
+		k.pushReplayed(ch, r)
+	}
 	if len(cfg.PostgresChanges) > 0 {
 		if len(subErrs) > 0 {
-			ch.Push("system", channel.SystemPayload("postgres_changes", "error",
-				"Unable to subscribe to changes with given parameters: "+errors.Join(subErrs...).Error(), ch.Name))
-		}
-		if len(subs) > 0 {
+			ch.Push("system", channel.SystemPayload("postgres_changes", "error", subErrs[0].Error(), ch.Name))
+		} else if len(subs) > 0 {
 			ch.Push("system", channel.SystemPayload("postgres_changes", "ok", msgSubscribed, ch.Name))
 		}
 	}
 	if ch.PresenceEnabled {
 		ch.Push("presence_state", k.s.presence.State(presenceTopic(ch)))
 	}
+}
+
+// pushReplayed sends a replayed message with meta {replayed: true, id}; a
+// binary one only to a 2.0.0 socket (1.0.0 cannot carry it), as Supabase.
+func (k *socket) pushReplayed(ch *channel.Channel, r broadcast.Message) {
+	meta, _ := json.Marshal(map[string]any{"replayed": true, "id": r.ID})
+	if r.IsBinary {
+		frame, err := phx.EncodeUserBroadcast(ch.Topic, r.Event, meta, phx.EncodingBinary, r.Binary)
+		if err == nil {
+			ch.PushBinary(frame)
+		}
+		return
+	}
+	ch.Push("broadcast", broadcast.PayloadMeta(r.Event, r.Payload, meta))
 }
 
 // canRead is the private-channel read check: broadcast, or presence when

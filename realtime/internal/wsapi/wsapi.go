@@ -99,7 +99,15 @@ type Options struct {
 	Presence   *presence.Tracker
 	Roles      RoleChecker
 	Authorizer ChannelAuthorizer
-	Limits     Limits
+	// Replayer reads a private topic's recent database messages for
+	// config.broadcast.replay (nil: replay is refused as unavailable).
+	Replayer Replayer
+	Limits   Limits
+}
+
+// Replayer reads messages for replay (broadcast.Store).
+type Replayer interface {
+	Replay(ctx context.Context, topic string, sinceMillis int64, limit int) ([]broadcast.Message, error)
 }
 
 // Server holds the open sockets so Shutdown can close them.
@@ -113,6 +121,7 @@ type Server struct {
 	presence     *presence.Tracker
 	roles        RoleChecker
 	authz        ChannelAuthorizer
+	replayer     Replayer
 	limits       Limits
 
 	mu      sync.Mutex
@@ -148,7 +157,7 @@ func New(o Options) *Server {
 	o.Limits.defaults()
 	return &Server{
 		log: o.Log, idleTimeout: o.IdleTimeout, writeTimeout: o.WriteTimeout,
-		auth: o.Auth, reg: o.Registry, hub: o.Hub, presence: o.Presence, roles: o.Roles, authz: o.Authorizer,
+		auth: o.Auth, reg: o.Registry, hub: o.Hub, presence: o.Presence, roles: o.Roles, authz: o.Authorizer, replayer: o.Replayer,
 		limits: o.Limits, conns: map[*websocket.Conn]struct{}{},
 	}
 }
