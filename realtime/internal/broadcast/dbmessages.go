@@ -3,6 +3,7 @@ package broadcast
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -46,7 +47,7 @@ func (s *Store) Message(ctx context.Context, id string) (Message, bool, error) {
 	var m Message
 	var payload, bin []byte
 	err := s.Pool.QueryRow(ctx, sqlMessage, id).Scan(&m.ID, &m.Topic, &m.Event, &m.Private, &payload, &bin)
-	if err == pgx.ErrNoRows {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return Message{}, false, nil
 	}
 	if err != nil {
