@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -59,7 +60,18 @@ type Options struct {
 	// and optionally "oct" keys for HS tokens. A token names its key by
 	// "kid"; a token without one may use only keys without one. This is the
 	// JWT_JWKS value Supabase's self-hosted setup gives every service.
+	//
+	// JWKS may instead be an http(s) URL (IsJWKSURL), such as authsvc's
+	// <API_EXTERNAL_URL>/auth/v1/.well-known/jwks.json: the set is fetched
+	// on first use, refetched after JWKSMaxAge and when a token names a kid
+	// it lacks, but never twice within JWKSMinRefresh. Symmetric keys in a
+	// fetched set are ignored.
 	JWKS []byte
+	// HTTPClient fetches a JWKS URL; nil means a client with a 5 s timeout.
+	HTTPClient *http.Client
+	// JWKSMaxAge and JWKSMinRefresh pace a JWKS URL's fetches; zero means
+	// DefaultJWKSMaxAge and DefaultJWKSMinRefresh.
+	JWKSMaxAge, JWKSMinRefresh time.Duration
 	// Audience, when set, must appear in the token's "aud" claim.
 	Audience string
 	// Skew tolerated on time claims; zero means DefaultSkew.
@@ -72,6 +84,7 @@ type Options struct {
 type Verifier struct {
 	secret   []byte
 	keys     []verifyKey
+	remote   *remoteKeys // nil unless JWKS is a URL
 	audience string
 	skew     time.Duration
 	now      func() time.Time
@@ -96,7 +109,13 @@ func New(o Options) (*Verifier, error) {
 	if v.now == nil {
 		v.now = time.Now
 	}
-	if len(bytes.TrimSpace(o.JWKS)) > 0 {
+	if IsJWKSURL(string(o.JWKS)) {
+		r, err := newRemoteKeys(string(o.JWKS), o, v.now)
+		if err != nil {
+			return nil, err
+		}
+		v.remote = r
+	} else if len(bytes.TrimSpace(o.JWKS)) > 0 {
 		set, err := ParseJWKS(o.JWKS)
 		if err != nil {
 			return nil, err
@@ -107,7 +126,7 @@ func New(o Options) (*Verifier, error) {
 		}
 		v.keys = keys
 	}
-	if len(v.secret) == 0 && len(v.keys) == 0 {
+	if len(v.secret) == 0 && len(v.keys) == 0 && v.remote == nil {
 		return nil, errors.New("jwtverify: neither a secret nor a JWKS is configured")
 	}
 	return v, nil
@@ -158,7 +177,14 @@ func CheckConfig(secretName, secret, jwksName, jwks string, minSecret int) error
 		errs = append(errs, fmt.Errorf("%s: must be at least %d characters", secretName, minSecret))
 	}
 	n := 0
-	if strings.TrimSpace(jwks) != "" {
+	if IsJWKSURL(jwks) {
+		// Fetched when the service verifies its first token; only its
+		// form can be checked here.
+		if _, err := newRemoteKeys(jwks, Options{}, time.Now); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", jwksName, err))
+		}
+		n = 1
+	} else if strings.TrimSpace(jwks) != "" {
 		set, err := ParseJWKS([]byte(jwks))
 		if err == nil {
 			var keys []verifyKey
@@ -297,9 +323,20 @@ func (v *Verifier) keysFor(h header) (jwa.SignatureAlgorithm, []any, error) {
 		return alg, nil, ErrNoKey
 	}
 	fits := func(k verifyKey) bool { return k.kty == kty && (!k.hasAlg || k.alg == alg) }
+	keys := v.keys
+	if v.remote != nil && kty != "oct" {
+		// A fetched set never holds symmetric keys, so HS tokens do not
+		// touch it. An unknown kid (a rotation) may refetch it.
+		fetched := v.remote.get(func(ks []verifyKey) bool {
+			return slices.ContainsFunc(ks, func(k verifyKey) bool {
+				return (h.Kid != "" && k.kid == h.Kid) || (h.Kid == "" && k.kid == "" && fits(k))
+			})
+		})
+		keys = append(slices.Clip(keys), fetched...)
+	}
 	var out []any
 	if h.Kid != "" {
-		for _, k := range v.keys {
+		for _, k := range keys {
 			if k.kid == h.Kid {
 				if !fits(k) {
 					return alg, nil, ErrNoKey
@@ -315,7 +352,7 @@ func (v *Verifier) keysFor(h header) (jwa.SignatureAlgorithm, []any, error) {
 	if kty == "oct" && len(v.secret) > 0 {
 		out = append(out, v.secret)
 	}
-	for _, k := range v.keys {
+	for _, k := range keys {
 		if k.kid == "" && fits(k) {
 			out = append(out, k.raw)
 		}

@@ -85,7 +85,8 @@ func run() int {
 		if redirect == "" {
 			redirect = strings.TrimRight(cfg.ExternalURL, "/") + "/auth/v1/callback"
 		}
-		google = oidc.New(oidc.Config{Issuer: au.Google.Issuer, ClientID: au.Google.ClientID, ClientSecret: au.Google.Secret, RedirectURI: redirect})
+		ids := au.Google.ClientIDs()
+		google = oidc.New(oidc.Config{Issuer: au.Google.Issuer, ClientID: ids[0], Audiences: ids, ClientSecret: au.Google.Secret, RedirectURI: redirect})
 	}
 
 	st := store.New(pool)

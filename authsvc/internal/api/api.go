@@ -178,6 +178,14 @@ func (a *API) routes(app *fiber.App) {
 	app.Post("/factors/:id/verify", a.limit(a.limits.mfa), a.verifyFactor)
 	app.Delete("/factors/:id", a.unenrollFactor)
 
+	app.Get("/user/identities/authorize", a.linkIdentityAuthorize)
+	app.Delete("/user/identities/:id", a.unlinkIdentity)
+
+	// SAML single sign-on is not offered: every /sso route answers as
+	// GoTrue's do with GOTRUE_SAML_ENABLED off.
+	app.All("/sso", samlDisabled)
+	app.All("/sso/*", samlDisabled)
+
 	app.Get("/authorize", a.authorize)
 	app.Get("/callback", a.callback)
 	app.Post("/callback", a.callback)
@@ -191,6 +199,13 @@ func (a *API) routes(app *fiber.App) {
 	app.Delete("/admin/users/:id/factors/:factor_id", a.adminDeleteFactor)
 	app.Post("/admin/generate_link", a.adminGenerateLink)
 	app.Post("/invite", a.adminInvite)
+	app.All("/admin/sso/*", a.adminSAMLDisabled)
+	app.Get("/admin/oauth/clients", a.adminListOAuthClients)
+	app.Post("/admin/oauth/clients", a.adminCreateOAuthClient)
+	app.Get("/admin/oauth/clients/:client_id", a.adminGetOAuthClient)
+	app.Put("/admin/oauth/clients/:client_id", a.adminUpdateOAuthClient)
+	app.Delete("/admin/oauth/clients/:client_id", a.adminDeleteOAuthClient)
+	app.Post("/admin/oauth/clients/:client_id/regenerate_secret", a.adminRegenerateOAuthClientSecret)
 	app.Use(notImplemented)
 }
 

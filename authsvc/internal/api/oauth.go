@@ -24,7 +24,13 @@ const oauthStateTTL = 10 * time.Minute
 
 // authorize is GET /authorize?provider=google&redirect_to=…: a flow state
 // for PKCE, then 302 to the provider (or {"url"} with skip_http_redirect).
-func (a *API) authorize(c fiber.Ctx) error {
+func (a *API) authorize(c fiber.Ctx) error { return a.startOAuth(c, "") }
+
+// startOAuth sends the browser to the provider. linkTo, when set, is the
+// signed-in user the provider identity is to be linked to
+// (GET /user/identities/authorize); the state carries it to the callback,
+// signed, as GoTrue's linking_target_id.
+func (a *API) startOAuth(c fiber.Ctx, linkTo string) error {
 	provider := strings.Clone(c.Query("provider"))
 	if provider != "google" {
 		return apierr.BadRequest(apierr.CodeValidationFailed, "Unsupported provider: provider %s could not be found", provider)
@@ -46,6 +52,9 @@ func (a *API) authorize(c fiber.Ctx) error {
 	}
 	state := map[string]any{"exp": now.Add(oauthStateTTL).Unix(), "provider": provider, "referrer": redirect, "site_url": a.cfg.SiteURL,
 		"oauth_client_state_id": cs.ID}
+	if linkTo != "" {
+		state["linking_target_id"] = linkTo
+	}
 	if pkce {
 		f, err := a.createFlowState(ctx, a.store.Q, "", provider, tokens.MethodOAuth, challenge, method)
 		if err != nil {
@@ -135,7 +144,13 @@ func (a *API) callback(c fiber.Ctx) error {
 	var authCode string
 	var refused error
 	err = a.tx(ctx, func(q *store.Q) error {
-		u, err := a.oauthUser(ctx, q, "google", res.Claims, redirect)
+		var u *store.User
+		var err error
+		if linkTo, _ := claims["linking_target_id"].(string); linkTo != "" {
+			u, err = a.linkIdentity(ctx, q, linkTo, "google", res.Claims, redirect)
+		} else {
+			u, err = a.oauthUser(ctx, q, "google", res.Claims, redirect)
+		}
 		var cf *commitThenFail
 		if errors.As(err, &cf) {
 			refused = cf.err
@@ -244,20 +259,7 @@ func (e *commitThenFail) Unwrap() error { return e.err }
 // account whose address neither the provider nor its owner has verified
 // gets a confirmation mail (linking to redirect) and a *commitThenFail.
 func (a *API) oauthUser(ctx context.Context, q *store.Q, provider string, claims map[string]any, redirect string) (*store.User, error) {
-	str := func(k string) string { s, _ := claims[k].(string); return s }
-	sub := str("sub")
-	email := strings.ToLower(str("email"))
-	verified, _ := claims["email_verified"].(bool)
-	if s, ok := claims["email_verified"].(string); ok {
-		verified = s == "true"
-	}
-	data := map[string]any{"iss": str("iss"), "sub": sub, "provider_id": sub, "email": email, "email_verified": verified, "phone_verified": false}
-	if n := str("name"); n != "" {
-		data["name"], data["full_name"] = n, n
-	}
-	if p := str("picture"); p != "" {
-		data["picture"], data["avatar_url"] = p, p
-	}
+	sub, email, verified, data := providerIdentity(claims)
 	now := a.now()
 	ident, err := q.IdentityByProvider(ctx, provider, sub)
 	var u *store.User
@@ -334,6 +336,27 @@ func (a *API) oauthUser(ctx context.Context, q *store.Q, provider string, claims
 			"Unverified email with %s. A confirmation email has been sent to your %s email", provider, provider)}
 	}
 	return u, nil
+}
+
+// providerIdentity reads a verified id_token's claims as GoTrue stores a
+// provider identity: the subject, the lower-cased email, whether the
+// provider verified it, and the identity_data.
+func providerIdentity(claims map[string]any) (sub, email string, verified bool, data map[string]any) {
+	str := func(k string) string { s, _ := claims[k].(string); return s }
+	sub = str("sub")
+	email = strings.ToLower(str("email"))
+	verified, _ = claims["email_verified"].(bool)
+	if s, ok := claims["email_verified"].(string); ok {
+		verified = s == "true"
+	}
+	data = map[string]any{"iss": str("iss"), "sub": sub, "provider_id": sub, "email": email, "email_verified": verified, "phone_verified": false}
+	if n := str("name"); n != "" {
+		data["name"], data["full_name"] = n, n
+	}
+	if p := str("picture"); p != "" {
+		data["picture"], data["avatar_url"] = p, p
+	}
+	return sub, email, verified, data
 }
 
 // oauthLinkTarget returns the existing user a new provider identity with

@@ -24,9 +24,18 @@ type tokenParams struct {
 	RefreshToken string `json:"refresh_token"`
 	AuthCode     string `json:"auth_code"`
 	CodeVerifier string `json:"code_verifier"`
+	// The id_token grant's (GoTrue's IdTokenGrantParams).
+	IDToken      string `json:"id_token"`
+	AccessToken  string `json:"access_token"`
+	Nonce        string `json:"nonce"`
+	Provider     string `json:"provider"`
+	ClientID     string `json:"client_id"`
+	Issuer       string `json:"issuer"`
+	LinkIdentity bool   `json:"link_identity"`
 }
 
-// token is POST /token?grant_type=password|refresh_token|pkce.
+// token is POST /token?grant_type=password|refresh_token|pkce|id_token
+// (and web3, which answers that it is disabled).
 func (a *API) token(c fiber.Ctx) error {
 	var p tokenParams
 	if err := bind(c, &p); err != nil {
@@ -39,6 +48,10 @@ func (a *API) token(c fiber.Ctx) error {
 		return a.refreshGrant(c, p)
 	case "pkce":
 		return a.pkceGrant(c, p)
+	case "id_token":
+		return a.idTokenGrant(c, p)
+	case "web3":
+		return errWeb3Disabled
 	}
 	return apierr.BadRequest(apierr.CodeInvalidCredentials, "unsupported_grant_type")
 }

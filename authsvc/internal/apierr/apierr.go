@@ -47,6 +47,10 @@ type Error struct {
 	// WeakPasswordReasons, when set, adds GoTrue's
 	// "weak_password":{"reasons":[…]} to the body.
 	WeakPasswordReasons []string
+	// OAuthError, when set, makes this an OAuth 2.0 error (GoTrue's
+	// OAuthError): the body is {"error","error_description"} in every API
+	// version, without an error code header.
+	OAuthError string
 }
 
 // Error returns "status code: message", and the cause when there is one.
@@ -133,6 +137,14 @@ func Render(err error, apiVersionHeader, requestID string) Response {
 	if unexpected {
 		e = &Error{HTTPStatus: http.StatusInternalServerError, Code: CodeUnexpectedFailure, Message: unexpectedMessage}
 	}
+	if e.OAuthError != "" {
+		r := Response{Status: e.HTTPStatus}
+		if dated {
+			r.Headers = append(r.Headers, [2]string{HeaderAPIVersion, version.Format(apiVersionLayout)})
+		}
+		r.Body, _ = json.Marshal(oauthBody{Error: e.OAuthError, Description: e.Message})
+		return r
+	}
 	code := e.Code
 	if code == "" {
 		code = CodeUnknown
@@ -163,7 +175,19 @@ func Render(err error, apiVersionHeader, requestID string) Response {
 	return r
 }
 
+// oauthBody is GoTrue's OAuthError shape.
+type oauthBody struct {
+	Error       string `json:"error"`
+	Description string `json:"error_description,omitempty"`
+}
+
 // Constructors for the statuses GoTrue uses.
+
+// OAuth is GoTrue's oauthError(name, description): 400 with the OAuth 2.0
+// error body, as the id_token grant answers a token it refuses.
+func OAuth(name, description string) *Error {
+	return &Error{HTTPStatus: http.StatusBadRequest, OAuthError: name, Message: description}
+}
 
 // BadRequest is a 400.
 func BadRequest(code, format string, args ...any) *Error {

@@ -31,6 +31,15 @@ func TestRender(t *testing.T) {
 			wantBody:    `{"code":"validation_failed","message":"Bad email"}`,
 		},
 		{
+			name: "oauth error, dated: same body, no code header", err: OAuth("invalid request", "Bad ID token"), header: "2024-01-01", wantStatus: 400,
+			wantHeaders: [][2]string{{"X-Supabase-Api-Version", "2024-01-01"}},
+			wantBody:    `{"error":"invalid request","error_description":"Bad ID token"}`,
+		},
+		{
+			name: "oauth error, legacy", err: fmt.Errorf("id token: %w", OAuth("invalid nonce", "Nonces mismatch")), wantStatus: 400,
+			wantBody: `{"error":"invalid nonce","error_description":"Nonces mismatch"}`,
+		},
+		{
 			name: "legacy shape without the header", err: New(422, CodeEmailExists, "A user with this email address has already been registered"), wantStatus: 422,
 			wantHeaders: [][2]string{{"x-sb-error-code", "email_exists"}},
 			wantBody:    `{"code":422,"error_code":"email_exists","msg":"A user with this email address has already been registered"}`,

@@ -77,6 +77,10 @@ const (
 	CodeInvalidCredentials                = "invalid_credentials"
 	CodeEmailAddressNotAuthorized         = "email_address_not_authorized"
 	CodeEmailAddressInvalid               = "email_address_invalid"
+	CodeSAMLProviderDisabled              = "saml_provider_disabled"
+	CodeWeb3ProviderDisabled              = "web3_provider_disabled"
+	CodeFeatureDisabled                   = "feature_disabled"
+	CodeOAuthClientNotFound               = "oauth_client_not_found"
 
 	// CodeNotImplemented is KejaNest's own, not GoTrue's: it marks a route
 	// that exists in GoTrue but not here yet, answered 501. auth-js treats

@@ -120,12 +120,29 @@ type SMS struct {
 	APIURL string
 }
 
+// ClientIDs splits ClientID's comma-separated list.
+func (p OAuthProvider) ClientIDs() []string {
+	var out []string
+	for _, id := range strings.Split(p.ClientID, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // OAuthProvider is an OpenID Connect provider (GOTRUE_EXTERNAL_GOOGLE_*).
 type OAuthProvider struct {
-	Enabled     bool
-	ClientID    string
-	Secret      string
-	RedirectURI string
+	Enabled bool
+	// ClientID is GoTrue's comma-separated list: the first id signs in
+	// through /authorize, and an id_token naming any of them is accepted
+	// by the id_token grant (the web, Android and iOS clients of one app).
+	ClientID string
+	// SkipNonceCheck lets the id_token grant accept a token whose nonce
+	// the client cannot show (GOTRUE_EXTERNAL_GOOGLE_SKIP_NONCE_CHECK).
+	SkipNonceCheck bool
+	Secret         string
+	RedirectURI    string
 	// Issuer is discovered at Issuer/.well-known/openid-configuration
 	// (GOTRUE_EXTERNAL_GOOGLE_ISSUER, default https://accounts.google.com).
 	Issuer string
@@ -163,8 +180,14 @@ type Auth struct {
 	HIBPFailClosed              bool
 	HIBPURL                     string
 	UpdatePasswordRequireReauth bool
-	RefreshTokenRotation        bool
-	RefreshReuseInterval        time.Duration
+	// ManualLinkingEnabled opens linkIdentity and unlinkIdentity
+	// (GOTRUE_SECURITY_MANUAL_LINKING_ENABLED).
+	ManualLinkingEnabled bool
+	// OAuthServerEnabled opens the OAuth 2.1 server's admin API
+	// (GOTRUE_OAUTH_SERVER_ENABLED).
+	OAuthServerEnabled   bool
+	RefreshTokenRotation bool
+	RefreshReuseInterval time.Duration
 	// SessionTimebox ends sessions this long after creation (0: never).
 	SessionTimebox time.Duration
 	URIAllowList   []string
@@ -208,6 +231,8 @@ func loadAuth(r *envconf.Reader) (Auth, error) {
 		HIBPFailClosed:              r.Bool(false, "GOTRUE_PASSWORD_HIBP_FAIL_CLOSED"),
 		HIBPURL:                     r.String("https://api.pwnedpasswords.com", "GOTRUE_PASSWORD_HIBP_URL"),
 		UpdatePasswordRequireReauth: r.Bool(false, "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION"),
+		ManualLinkingEnabled:        r.Bool(false, "GOTRUE_SECURITY_MANUAL_LINKING_ENABLED"),
+		OAuthServerEnabled:          r.Bool(false, "GOTRUE_OAUTH_SERVER_ENABLED"),
 		RefreshTokenRotation:        r.Bool(true, "GOTRUE_SECURITY_REFRESH_TOKEN_ROTATION_ENABLED"),
 		RefreshReuseInterval:        r.Duration(10*time.Second, "GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL"),
 		SessionTimebox:              r.Duration(0, "GOTRUE_SESSIONS_TIMEBOX"),
@@ -262,11 +287,12 @@ func loadAuth(r *envconf.Reader) (Auth, error) {
 			PhoneOTPLength:     r.Int(6, "GOTRUE_MFA_PHONE_OTP_LENGTH"),
 		},
 		Google: OAuthProvider{
-			Enabled:     r.Bool(false, "GOTRUE_EXTERNAL_GOOGLE_ENABLED"),
-			ClientID:    r.String("", "GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID"),
-			Secret:      r.String("", "GOTRUE_EXTERNAL_GOOGLE_SECRET"),
-			RedirectURI: r.String("", "GOTRUE_EXTERNAL_GOOGLE_REDIRECT_URI"),
-			Issuer:      r.String("https://accounts.google.com", "GOTRUE_EXTERNAL_GOOGLE_ISSUER"),
+			Enabled:        r.Bool(false, "GOTRUE_EXTERNAL_GOOGLE_ENABLED"),
+			ClientID:       r.String("", "GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID"),
+			SkipNonceCheck: r.Bool(false, "GOTRUE_EXTERNAL_GOOGLE_SKIP_NONCE_CHECK"),
+			Secret:         r.String("", "GOTRUE_EXTERNAL_GOOGLE_SECRET"),
+			RedirectURI:    r.String("", "GOTRUE_EXTERNAL_GOOGLE_REDIRECT_URI"),
+			Issuer:         r.String("https://accounts.google.com", "GOTRUE_EXTERNAL_GOOGLE_ISSUER"),
 		},
 		VerificationOutbox: VerificationOutbox{
 			PollInterval: r.Duration(5*time.Second, "GOTRUE_VERIFICATION_OUTBOX_POLL_INTERVAL"),
@@ -301,7 +327,7 @@ func (a Auth) validate() []error {
 	if a.VerificationOutbox.MaxAttempts < 1 {
 		errs = append(errs, fmt.Errorf("GOTRUE_VERIFICATION_OUTBOX_MAX_ATTEMPTS: %d, want at least 1", a.VerificationOutbox.MaxAttempts))
 	}
-	if a.Google.Enabled && (a.Google.ClientID == "" || a.Google.Issuer == "") {
+	if a.Google.Enabled && (len(a.Google.ClientIDs()) == 0 || a.Google.Issuer == "") {
 		errs = append(errs, errors.New("GOTRUE_EXTERNAL_GOOGLE_ENABLED: needs GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID and _ISSUER"))
 	}
 	return errs

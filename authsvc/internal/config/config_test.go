@@ -147,6 +147,13 @@ func TestAuthValues(t *testing.T) {
 		{name: "outbox poll default", got: func(a Auth) any { return a.VerificationOutbox }, want: VerificationOutbox{PollInterval: 5 * time.Second, MaxAttempts: 5}},
 		{name: "outbox poll", env: map[string]string{"GOTRUE_VERIFICATION_OUTBOX_POLL_INTERVAL": "500ms", "GOTRUE_VERIFICATION_OUTBOX_MAX_ATTEMPTS": "2"},
 			got: func(a Auth) any { return a.VerificationOutbox }, want: VerificationOutbox{PollInterval: 500 * time.Millisecond, MaxAttempts: 2}},
+		{name: "google client ids, comma-separated", env: map[string]string{"GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID": " web , android,,ios"},
+			got: func(a Auth) any { return a.Google.ClientIDs() }, want: []string{"web", "android", "ios"}},
+		{name: "google enabled with only commas", env: map[string]string{"GOTRUE_EXTERNAL_GOOGLE_ENABLED": "true", "GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID": ","},
+			got: func(a Auth) any { return len(a.validate()) }, want: 1},
+		{name: "manual linking and oauth server off by default", got: func(a Auth) any { return [2]bool{a.ManualLinkingEnabled, a.OAuthServerEnabled} }, want: [2]bool{}},
+		{name: "manual linking and oauth server on", env: map[string]string{"GOTRUE_SECURITY_MANUAL_LINKING_ENABLED": "true", "GOTRUE_OAUTH_SERVER_ENABLED": "true"},
+			got: func(a Auth) any { return [2]bool{a.ManualLinkingEnabled, a.OAuthServerEnabled} }, want: [2]bool{true, true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -22,6 +23,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +39,11 @@ type Config struct {
 	Issuer       string
 	ClientID     string
 	ClientSecret string
+	// Audiences are the client ids an id_token handed to VerifyIDToken may
+	// name (GoTrue takes every id of the comma-separated
+	// GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID there: the web, Android and iOS
+	// clients of one app). Empty means ClientID alone.
+	Audiences []string
 	// RedirectURI is <API_EXTERNAL_URL>/auth/v1/callback.
 	RedirectURI string
 	HTTP        *http.Client
@@ -110,6 +117,9 @@ func (p *Provider) getJSON(ctx context.Context, u string, v any) error {
 // ErrMismatch marks a token response that belongs to another sign-in: an
 // id_token without this sign-in's nonce, or userinfo about another subject.
 var ErrMismatch = errors.New("oidc: response does not belong to this sign-in")
+
+// ErrAudience marks an id_token issued to a client other than this one.
+var ErrAudience = errors.New("id_token audience mismatch")
 
 // NewVerifier returns a fresh PKCE code verifier: 32 random bytes as 43
 // base64url characters, the length and alphabet RFC 7636 section 4.1 asks.
@@ -294,13 +304,32 @@ func (p *Provider) jwks(ctx context.Context, m *metadata, refresh bool) (jwk.Set
 }
 
 func (p *Provider) verifyIDToken(ctx context.Context, m *metadata, token string) (map[string]any, error) {
+	payload, _, err := p.verifyWithRefresh(ctx, m, token)
+	if err != nil {
+		return nil, err
+	}
+	return p.checkClaims(m, payload, []string{p.cfg.ClientID})
+}
+
+// verifyWithRefresh checks the signature, refetching the JWKS once when the
+// cached keys fail (they may have rotated). It returns the payload and the
+// algorithm the token was signed with.
+func (p *Provider) verifyWithRefresh(ctx context.Context, m *metadata, token string) ([]byte, string, error) {
 	payload, err := p.verifySig(ctx, m, token, false)
 	if err != nil {
-		// Keys may have rotated: refetch once.
 		if payload, err = p.verifySig(ctx, m, token, true); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
+	msg, err := jws.Parse([]byte(token))
+	if err != nil || len(msg.Signatures()) != 1 {
+		return nil, "", errors.New("id_token: not a single-signature JWS")
+	}
+	alg, _ := msg.Signatures()[0].ProtectedHeaders().Algorithm()
+	return payload, alg.String(), nil
+}
+
+func (p *Provider) checkClaims(m *metadata, payload []byte, audiences []string) (map[string]any, error) {
 	var claims map[string]any
 	if err := json.Unmarshal(payload, &claims); err != nil {
 		return nil, fmt.Errorf("id_token claims: %w", err)
@@ -308,8 +337,8 @@ func (p *Provider) verifyIDToken(ctx context.Context, m *metadata, token string)
 	if iss, _ := claims["iss"].(string); strings.TrimRight(iss, "/") != strings.TrimRight(m.Issuer, "/") {
 		return nil, fmt.Errorf("id_token issuer %q", iss)
 	}
-	if !audienceHas(claims["aud"], p.cfg.ClientID) {
-		return nil, errors.New("id_token audience mismatch")
+	if !slices.ContainsFunc(audiences, func(id string) bool { return id != "" && audienceHas(claims["aud"], id) }) {
+		return nil, ErrAudience
 	}
 	exp, _ := claims["exp"].(float64)
 	if int64(exp) <= p.cfg.Now().Unix() {
@@ -331,6 +360,67 @@ func (p *Provider) verifySig(ctx context.Context, m *metadata, token string, ref
 		return nil, fmt.Errorf("id_token signature: %w", err)
 	}
 	return payload, nil
+}
+
+// VerifyIDToken checks an id_token the client obtained from the provider
+// itself (GoTrue's id_token grant): the signature against the provider's
+// JWKS, iss, an audience among Audiences, exp and sub. With accessToken set,
+// the token's at_hash must match it (OpenID Connect Core 3.2.2.9). The nonce
+// is the caller's to check: the client chose it, not this package.
+func (p *Provider) VerifyIDToken(ctx context.Context, token, accessToken string) (map[string]any, error) {
+	m, err := p.discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	payload, alg, err := p.verifyWithRefresh(ctx, m, token)
+	if err != nil {
+		return nil, err
+	}
+	claims, err := p.checkClaims(m, payload, p.audiences())
+	if err != nil {
+		return nil, err
+	}
+	if accessToken != "" {
+		if err := checkAccessTokenHash(claims, alg, accessToken); err != nil {
+			return nil, err
+		}
+	}
+	return claims, nil
+}
+
+func (p *Provider) audiences() []string {
+	if len(p.cfg.Audiences) > 0 {
+		return p.cfg.Audiences
+	}
+	return []string{p.cfg.ClientID}
+}
+
+// checkAccessTokenHash compares at_hash with the left half of the access
+// token's hash under the id_token's algorithm. A token without at_hash
+// passes, as in go-oidc: the claim is optional in the code flow.
+func checkAccessTokenHash(claims map[string]any, alg, accessToken string) error {
+	want, _ := claims["at_hash"].(string)
+	if want == "" {
+		return nil
+	}
+	var sum []byte
+	switch alg {
+	case "RS256", "ES256", "PS256":
+		h := sha256.Sum256([]byte(accessToken))
+		sum = h[:]
+	case "RS384", "ES384", "PS384":
+		h := sha512.Sum384([]byte(accessToken))
+		sum = h[:]
+	case "RS512", "ES512", "PS512":
+		h := sha512.Sum512([]byte(accessToken))
+		sum = h[:]
+	default:
+		return fmt.Errorf("id_token at_hash: unsupported algorithm %q", alg)
+	}
+	if base64.RawURLEncoding.EncodeToString(sum[:len(sum)/2]) != want {
+		return errors.New("id_token at_hash does not match the access token")
+	}
+	return nil
 }
 
 func audienceHas(aud any, id string) bool {

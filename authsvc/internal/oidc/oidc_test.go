@@ -192,3 +192,84 @@ func TestDiscoveryIssuerMismatch(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// sign makes an id_token with p's key, or with key when it is given (a key
+// the provider does not publish).
+func (p *provider) sign(t *testing.T, claims map[string]any, key jwk.Key) string {
+	t.Helper()
+	if key == nil {
+		key = p.key
+	}
+	payload, _ := json.Marshal(claims)
+	hdr := jws.NewHeaders()
+	_ = hdr.Set(jws.KeyIDKey, "k1")
+	tok, err := jws.Sign(payload, jws.WithKey(jwa.RS256(), key, jws.WithProtectedHeaders(hdr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(tok)
+}
+
+func TestVerifyIDToken(t *testing.T) {
+	t.Parallel()
+	p := newProvider(t)
+	now := time.Now()
+	rp := New(Config{Issuer: p.URL, ClientID: "web", Audiences: []string{"web", "android"}})
+	atSum := sha256.Sum256([]byte("the-access-token"))
+	atHash := base64.RawURLEncoding.EncodeToString(atSum[:16])
+	strangerRaw, _ := rsa.GenerateKey(rand.Reader, 2048)
+	stranger, _ := jwk.Import(strangerRaw)
+	base := func() map[string]any {
+		return map[string]any{"iss": p.URL, "aud": "android", "sub": "123", "exp": now.Add(time.Minute).Unix(), "nonce": "n"}
+	}
+	tests := []struct {
+		name        string
+		mutate      func(m map[string]any)
+		key         jwk.Key
+		accessToken string
+		wantErr     error // nil: any error when bad is set
+		bad         bool
+	}{
+		{name: "second audience of the list", mutate: func(map[string]any) {}},
+		{name: "audience array", mutate: func(m map[string]any) { m["aud"] = []any{"other", "web"} }},
+		{name: "other client", mutate: func(m map[string]any) { m["aud"] = "ios" }, bad: true, wantErr: ErrAudience},
+		{name: "other issuer", mutate: func(m map[string]any) { m["iss"] = "https://evil.example" }, bad: true},
+		{name: "expired", mutate: func(m map[string]any) { m["exp"] = now.Add(-time.Second).Unix() }, bad: true},
+		{name: "no sub", mutate: func(m map[string]any) { delete(m, "sub") }, bad: true},
+		{name: "unpublished key", mutate: func(map[string]any) {}, key: stranger, bad: true},
+		{name: "at_hash matches", mutate: func(m map[string]any) { m["at_hash"] = atHash }, accessToken: "the-access-token"},
+		{name: "at_hash of another token", mutate: func(m map[string]any) { m["at_hash"] = atHash }, accessToken: "another", bad: true},
+		{name: "no at_hash, access token given", mutate: func(map[string]any) {}, accessToken: "the-access-token"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := base()
+			tt.mutate(m)
+			claims, err := rp.VerifyIDToken(context.Background(), p.sign(t, m, tt.key), tt.accessToken)
+			switch {
+			case tt.bad && err == nil:
+				t.Fatalf("accepted: %v", claims)
+			case tt.bad && tt.wantErr != nil && !errors.Is(err, tt.wantErr):
+				t.Fatalf("err %v, want %v", err, tt.wantErr)
+			case !tt.bad && err != nil:
+				t.Fatal(err)
+			case !tt.bad && claims["sub"] != "123":
+				t.Fatalf("claims %v", claims)
+			}
+		})
+	}
+}
+
+func TestVerifyIDTokenDefaultsToClientID(t *testing.T) {
+	t.Parallel()
+	p := newProvider(t)
+	rp := New(Config{Issuer: p.URL, ClientID: "web"})
+	claims := map[string]any{"iss": p.URL, "aud": "web", "sub": "1", "exp": time.Now().Add(time.Minute).Unix()}
+	if _, err := rp.VerifyIDToken(context.Background(), p.sign(t, claims, nil), ""); err != nil {
+		t.Fatal(err)
+	}
+	claims["aud"] = "android"
+	if _, err := rp.VerifyIDToken(context.Background(), p.sign(t, claims, nil), ""); !errors.Is(err, ErrAudience) {
+		t.Fatalf("err %v, want ErrAudience", err)
+	}
+}

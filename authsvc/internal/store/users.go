@@ -245,3 +245,16 @@ func (q *Q) IdentityByProvider(ctx context.Context, provider, providerID string)
 	i, err := scanIdentity(q.db.QueryRow(ctx, `select `+identityCols+` from auth.identities where provider = $1 and provider_id = $2`, provider, providerID))
 	return i, wrap("load identity", err)
 }
+
+// DeleteIdentity removes one identity of a user; ErrNotFound when the user
+// has no identity with that id.
+func (q *Q) DeleteIdentity(ctx context.Context, userID, id string) error {
+	tag, err := q.db.Exec(ctx, `delete from auth.identities where user_id::text = $1 and id::text = $2`, userID, id)
+	if err != nil {
+		return wrap("delete identity", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
