@@ -37,6 +37,9 @@ type Config struct {
 	MaxRows int64
 	// Aggregates enables count(), sum() and friends in select.
 	Aggregates bool
+	// PlanEnabled answers Accept: application/vnd.pgrst.plan with the
+	// EXPLAIN of the request's statement (PGRST_DB_PLAN_ENABLED).
+	PlanEnabled bool
 	// PreRequest is "schema.function" called after the preamble, or "".
 	PreRequest string
 	// TxEnd is one of the Tx* modes.
@@ -54,6 +57,13 @@ type Config struct {
 	// PreConfig is "[schema.]function" whose set_config calls add to the
 	// in-database configuration (PGRST_DB_PRE_CONFIG), or "".
 	PreConfig string
+	// JWTSecret, JWKS and JWTAud are what the services built their
+	// verifier from (PGRST_JWT_SECRET, JWT_JWKS, PGRST_JWT_AUD): an
+	// in-database jwt_secret or jwt_aud builds another from them.
+	JWTSecret, JWKS, JWTAud string
+	// JWTRoleClaimKey is the path to the role in the JWT's claims
+	// (PGRST_JWT_ROLE_CLAIM_KEY, default .role).
+	JWTRoleClaimKey string
 }
 
 func (c Config) preRequest() *schemacache.QI {

@@ -10,6 +10,8 @@ import (
 	"unicode"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/kejanest/kejanest/platform/jwtverify"
 )
 
 // dbSettingNames are the settings PostgREST reads from the database, without
@@ -131,6 +133,12 @@ func (c Config) ApplyDBSettings(settings map[string]string) (Config, error) {
 			} else {
 				out.AnonRole = v
 			}
+		case "db_schemas":
+			if list := splitList(v); len(list) > 0 {
+				out.Schemas = list
+			} else {
+				bad(k, v, "a comma list of schemas")
+			}
 		case "db_extra_search_path":
 			out.ExtraSearchPath = splitList(v)
 		case "db_max_rows":
@@ -138,6 +146,8 @@ func (c Config) ApplyDBSettings(settings map[string]string) (Config, error) {
 			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && n > 0 {
 				out.MaxRows = n
 			}
+		case "db_plan_enabled":
+			out.PlanEnabled, _ = parseBool(v)
 		case "db_pre_request":
 			out.PreRequest = strings.TrimSpace(v)
 		case "db_tx_end":
@@ -153,6 +163,20 @@ func (c Config) ApplyDBSettings(settings map[string]string) (Config, error) {
 				out.OpenAPIMode = v
 			default:
 				bad(k, v, "follow-privileges, ignore-privileges or disabled")
+			}
+		case "jwt_secret":
+			if jwtverify.IsJWKS(v) {
+				out.JWTSecret, out.JWKS = "", v
+			} else {
+				out.JWTSecret, out.JWKS = v, ""
+			}
+		case "jwt_aud":
+			out.JWTAud = v
+		case "jwt_role_claim_key":
+			if _, err := parseJSPath(v); err != nil {
+				errs = append(errs, fmt.Errorf("pgrst.%s: %w", k, err))
+			} else {
+				out.JWTRoleClaimKey = v
 			}
 		case "server_timing_enabled":
 			out.ServerTiming, _ = parseBool(v)

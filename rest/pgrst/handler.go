@@ -77,8 +77,6 @@ type Handler struct {
 	cache *schemacache.Holder
 	jwt   *jwtverify.Verifier
 	log   *slog.Logger
-	// jwts caches verified tokens.
-	jwts  jwtCache
 	reads readCache
 	// reloadMu serializes ReloadConfig.
 	reloadMu sync.Mutex
@@ -91,6 +89,13 @@ type liveConfig struct {
 	anonAuth *auth
 	// searchPaths holds the search_path setting of each exposed schema.
 	searchPaths map[string]string
+	// jwt verifies tokens when the in-database jwt_secret or jwt_aud
+	// differ from the environment's (nil: the Handler's verifier).
+	jwt *jwtverify.Verifier
+	// roleKey is the parsed JWTRoleClaimKey; nil reads the role claim.
+	roleKey jsPath
+	// jwts caches the tokens verified under this configuration.
+	jwts *jwtCache
 }
 
 func newLiveConfig(cfg Config) *liveConfig {
@@ -108,7 +113,14 @@ func newLiveConfig(cfg Config) *liveConfig {
 	for _, s := range cfg.Schemas {
 		paths[s] = searchPath(s, cfg.ExtraSearchPath)
 	}
-	return &liveConfig{Config: cfg, anonAuth: anon, searchPaths: paths}
+	lc := &liveConfig{Config: cfg, anonAuth: anon, searchPaths: paths, jwts: &jwtCache{}}
+	if cfg.JWTRoleClaimKey != "" && cfg.JWTRoleClaimKey != defaultRoleClaimKey {
+		// Validated by the services' config and by ApplyDBSettings.
+		if p, err := parseJSPath(cfg.JWTRoleClaimKey); err == nil && !p.isDefault() {
+			lc.roleKey = p
+		}
+	}
+	return lc
 }
 
 // New returns a Handler. cache must be loaded (or loading) elsewhere; with
@@ -146,13 +158,33 @@ func (h *Handler) ReloadConfig(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := h.base.ApplyDBSettings(settings)
+	lc, err := liveFromDB(h.base, settings)
 	if err != nil {
-		return fmt.Errorf("apply in-database configuration: %w", err)
+		return err
 	}
-	h.live.Store(newLiveConfig(cfg))
+	h.live.Store(lc)
+	if h.cache != nil {
+		// The schema reload that follows loads the exposed schemas.
+		h.cache.SetSchemas(lc.Schemas)
+	}
 	h.log.Info("configuration loaded", "in_database_settings", len(settings))
 	return nil
+}
+
+// liveFromDB is base with the in-database settings applied, with its own
+// verifier when they change the JWT secret or audience.
+func liveFromDB(base Config, settings map[string]string) (*liveConfig, error) {
+	cfg, err := base.ApplyDBSettings(settings)
+	if err != nil {
+		return nil, fmt.Errorf("apply in-database configuration: %w", err)
+	}
+	lc := newLiveConfig(cfg)
+	if cfg.JWTSecret != base.JWTSecret || cfg.JWKS != base.JWKS || cfg.JWTAud != base.JWTAud {
+		if lc.jwt, err = jwtverify.New(jwtverify.Options{Secret: cfg.JWTSecret, JWKS: []byte(cfg.JWKS), Audience: cfg.JWTAud}); err != nil {
+			return nil, fmt.Errorf("apply in-database configuration: jwt: %w", err)
+		}
+	}
+	return lc, nil
 }
 
 // searchPath is the search_path of a request on schema: the schema, then
@@ -187,15 +219,19 @@ func (h *Handler) authenticate(r *Request, lc *liveConfig) (*auth, error) {
 	if !strings.EqualFold(scheme, "bearer") {
 		return lc.anonAuth, nil
 	}
-	if h.jwt == nil {
+	verifier := h.jwt
+	if lc.jwt != nil {
+		verifier = lc.jwt
+	}
+	if verifier == nil {
 		return nil, pgrsterr.JWT("PGRST300", "Server lacks JWT secret")
 	}
 	token = strings.TrimSpace(token)
 	now := time.Now()
-	if a := h.jwts.get(token, now); a != nil {
+	if a := lc.jwts.get(token, now); a != nil {
 		return a, nil
 	}
-	c, err := h.jwt.Verify(token)
+	c, err := verifier.Verify(token)
 	if err != nil {
 		if je, ok := err.(*jwtverify.Error); ok {
 			return nil, pgrsterr.JWT(je.Code, je.Message)
@@ -203,7 +239,16 @@ func (h *Handler) authenticate(r *Request, lc *liveConfig) (*auth, error) {
 		return nil, pgrsterr.JWT("PGRST301", err.Error())
 	}
 	a := &auth{role: c.Role, claims: c.Raw, sub: c.Subject}
-	if a.role == "" {
+	if lc.roleKey != nil {
+		// jwt_role_claim_key: a string found there, else the anonymous
+		// role (PostgREST's walkJSPath); the claims are passed unchanged.
+		a.role = lc.AnonRole
+		if v, ok := lc.roleKey.walk(c.Map); ok {
+			if s, ok := v.(string); ok {
+				a.role = s
+			}
+		}
+	} else if a.role == "" {
 		a.role = lc.AnonRole
 		m := c.Map
 		m["role"] = a.role
@@ -216,7 +261,7 @@ func (h *Handler) authenticate(r *Request, lc *liveConfig) (*auth, error) {
 	if !c.ExpiresAt.IsZero() {
 		exp = c.ExpiresAt.Add(jwtverify.DefaultSkew)
 	}
-	h.jwts.put(token, a, exp)
+	lc.jwts.put(token, a, exp)
 	return a, nil
 }
 
@@ -335,6 +380,38 @@ type call struct {
 	tm  *timing
 	// key is the read cache key of the request ("" when not cacheable).
 	key string
+	// plan is the negotiated EXPLAIN media type, when the request asks
+	// for its statement's plan instead of running it for its rows.
+	plan *parse.MediaType
+}
+
+// negotiate picks the response media type and notes a plan type.
+func (x *call) negotiate() (parse.MediaType, error) {
+	mt, err := negotiate(x.req.Accept, false, x.cfg.PlanEnabled)
+	if err == nil && mt.IsPlan() {
+		x.plan = &mt
+	}
+	return mt, err
+}
+
+// explainSQL is PostgREST's EXPLAIN prefix for a plan media type
+// (SqlFragment.hs explainF).
+func explainSQL(mt parse.MediaType) string {
+	parts := []string{"FORMAT TEXT"}
+	if mt.Type == parse.MTPlanJSON {
+		parts[0] = "FORMAT JSON"
+	}
+	for _, o := range mt.PlanOptions {
+		parts = append(parts, strings.ToUpper(o))
+	}
+	return "EXPLAIN (" + strings.Join(parts, ", ") + ") "
+}
+
+// planResponse answers a plan media type: the EXPLAIN output, 200.
+func planResponse(mt parse.MediaType, res *exec.Result) *Response {
+	resp := &Response{Status: 200, Body: res.Body}
+	resp.set("Content-Type", mt.String()+"; charset=utf-8")
+	return resp
 }
 
 func (x *call) table() (*schemacache.Table, error) {
@@ -413,6 +490,10 @@ func (x *call) planOptions() plan.Options {
 func (x *call) run(tx exec.Tx) (*exec.Result, error) {
 	x.tm.mark("plan")
 	tx.Authenticated = x.a.authenticated
+	if x.plan != nil {
+		tx.Main.SQL = explainSQL(*x.plan) + tx.Main.SQL
+		tx.Explain, tx.Planned, tx.After = true, nil, nil
+	}
 	res, err := exec.Run(x.ctx, x.h.pool, tx)
 	x.tm.mark("transaction")
 	return res, err
@@ -431,10 +512,16 @@ func (x *call) counting(root *plan.ReadPlan) (exact bool, planned *sqlgen.Query,
 	return false, nil, nil
 }
 
+// estimating reports whether a read's count is estimated above max-rows;
+// without max-rows, count=estimated counts exactly (as PostgREST does).
+func (x *call) estimating() bool {
+	return x.req.Prefs.Count == "estimated" && x.cfg.MaxRows > 0
+}
+
 // estimated replaces a count above max-rows by the planner's estimate
 // (Prefer: count=estimated).
 func (x *call) estimated(root *plan.ReadPlan) func(ctx context.Context, q exec.Querier, r *exec.Result) error {
-	if x.req.Prefs.Count != "estimated" || x.cfg.MaxRows <= 0 {
+	if !x.estimating() {
 		return nil
 	}
 	return func(ctx context.Context, q exec.Querier, r *exec.Result) error {
@@ -460,7 +547,7 @@ func (x *call) read() (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	mt, err := negotiate(x.req.Accept, false)
+	mt, err := x.negotiate()
 	if err != nil {
 		return nil, err
 	}
@@ -473,7 +560,13 @@ func (x *call) read() (*Response, error) {
 		return nil, err
 	}
 	out := outputFor(mt, x.req.HeadersOnly)
-	main, err := sqlgen.Read(root, exact, out)
+	var main sqlgen.Query
+	if x.estimating() {
+		// Only whether the total passes max-rows matters (estimated).
+		main, err = sqlgen.ReadCountUpTo(root, x.cfg.MaxRows+1, out)
+	} else {
+		main, err = sqlgen.Read(root, exact, out)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -493,9 +586,15 @@ func (x *call) runRead(e *readEntry) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.mt.IsPlan() {
+		x.plan = &e.mt
+	}
 	res, err := x.run(exec.Tx{ReadOnly: true, Preamble: x.preamble(true, nil), PreRequest: pre, Planned: e.planned, Main: e.main, After: x.estimated(e.root)})
 	if err != nil {
 		return nil, err
+	}
+	if x.plan != nil {
+		return planResponse(*x.plan, res), nil
 	}
 	return x.readResponse(res, e.mt, e.root.Range, true, e.location)
 }

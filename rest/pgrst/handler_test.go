@@ -61,21 +61,31 @@ func TestNegotiate(t *testing.T) {
 		root   bool
 		want   string
 		err    bool
+		plan   bool
 	}{
-		{"", false, parse.MTJSON, false},
-		{"*/*", false, parse.MTJSON, false},
-		{"application/vnd.pgrst.object+json", false, parse.MTObject, false},
-		{"text/html, text/csv;q=0.5", false, parse.MTCSV, false},
-		{"text/html", false, "", true},
-		{"application/openapi+json", false, "", true},
-		{"application/openapi+json", true, parse.MTOpenAPI, false},
-		{"application/json", true, parse.MTOpenAPI, false},
-		{"text/csv", true, "", true},
+		{"", false, parse.MTJSON, false, false},
+		{"application/geo+json", false, parse.MTGeoJSON, false, false},
+		{"application/geo+json", true, "", true, false},
+		// Plan types only when db_plan_enabled, and never for the root.
+		{"application/vnd.pgrst.plan+json", false, "", true, false},
+		{"application/vnd.pgrst.plan+json, text/csv", false, parse.MTCSV, false, false},
+		{"application/vnd.pgrst.plan+json", false, parse.MTPlanJSON, false, true},
+		{`application/vnd.pgrst.plan; for="text/csv"`, false, parse.MTPlanText, false, true},
+		{`application/vnd.pgrst.plan; for="text/html"`, false, "", true, true},
+		{"application/vnd.pgrst.plan", true, "", true, true},
+		{"*/*", false, parse.MTJSON, false, false},
+		{"application/vnd.pgrst.object+json", false, parse.MTObject, false, false},
+		{"text/html, text/csv;q=0.5", false, parse.MTCSV, false, false},
+		{"text/html", false, "", true, false},
+		{"application/openapi+json", false, "", true, false},
+		{"application/openapi+json", true, parse.MTOpenAPI, false, false},
+		{"application/json", true, parse.MTOpenAPI, false, false},
+		{"text/csv", true, "", true, false},
 	}
 	for _, tt := range tests {
-		got, err := negotiate(parse.ParseAccept(tt.accept), tt.root)
+		got, err := negotiate(parse.ParseAccept(tt.accept), tt.root, tt.plan)
 		if tt.err != (err != nil) || (!tt.err && got.Type != tt.want) {
-			t.Errorf("negotiate(%q, root %v) = %v, %v; want %q (error %v)", tt.accept, tt.root, got, err, tt.want, tt.err)
+			t.Errorf("negotiate(%q, root %v, plan %v) = %v, %v; want %q (error %v)", tt.accept, tt.root, tt.plan, got, err, tt.want, tt.err)
 		}
 	}
 }

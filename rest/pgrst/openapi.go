@@ -20,7 +20,7 @@ func (x *call) openAPI() (*Response, error) {
 	if x.cfg.OpenAPIMode == OpenAPIDisabled {
 		return nil, pgrsterr.OpenAPIDisabled()
 	}
-	mt, err := negotiate(x.req.Accept, true)
+	mt, err := negotiate(x.req.Accept, true, false)
 	if err != nil {
 		return nil, err
 	}

@@ -16,9 +16,17 @@ import (
 
 // negotiate picks the response media type from Accept, in the client's
 // order of preference (PostgREST Plan/Negotiate.hs).
-func negotiate(accept []parse.MediaType, root bool) (parse.MediaType, error) {
+func negotiate(accept []parse.MediaType, root, plan bool) (parse.MediaType, error) {
 	for _, m := range accept {
 		switch m.Type {
+		case parse.MTPlanJSON, parse.MTPlanText:
+			// Only when enabled; the explained type must be one a
+			// resource answers (PostgREST's mtPlanToNothing).
+			if plan && !root {
+				if _, err := negotiate([]parse.MediaType{m.PlanTarget()}, false, false); err == nil {
+					return m, nil
+				}
+			}
 		case parse.MTAny, parse.MTJSON:
 			if root {
 				return parse.MediaType{Type: parse.MTOpenAPI}, nil
@@ -28,7 +36,7 @@ func negotiate(accept []parse.MediaType, root bool) (parse.MediaType, error) {
 			if root {
 				return m, nil
 			}
-		case parse.MTObject, parse.MTArray, parse.MTCSV:
+		case parse.MTObject, parse.MTArray, parse.MTCSV, parse.MTGeoJSON:
 			if !root {
 				return m, nil
 			}
@@ -42,6 +50,10 @@ func negotiate(accept []parse.MediaType, root bool) (parse.MediaType, error) {
 }
 
 func outputFor(mt parse.MediaType, headersOnly bool) sqlgen.Output {
+	if mt.IsPlan() {
+		// The statement explained is the one the explained type runs.
+		mt = mt.PlanTarget()
+	}
 	o := sqlgen.Output{StripNulls: mt.NullsStripped}
 	switch {
 	case headersOnly:
@@ -50,6 +62,8 @@ func outputFor(mt parse.MediaType, headersOnly bool) sqlgen.Output {
 		o.Handler = sqlgen.HandlerSingle
 	case mt.Type == parse.MTCSV:
 		o.Handler = sqlgen.HandlerCSV
+	case mt.Type == parse.MTGeoJSON:
+		o.Handler = sqlgen.HandlerGeoJSON
 	}
 	return o
 }
@@ -68,6 +82,8 @@ func contentType(mt parse.MediaType) string {
 		return "application/vnd.pgrst.array+json; charset=utf-8"
 	case parse.MTCSV:
 		return "text/csv; charset=utf-8"
+	case parse.MTGeoJSON:
+		return "application/geo+json; charset=utf-8"
 	case parse.MTOpenAPI:
 		return "application/openapi+json; charset=utf-8"
 	}

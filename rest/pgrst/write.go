@@ -22,9 +22,13 @@ func (x *call) mutate() (*Response, error) {
 	rep := x.req.Prefs.Return == "representation"
 	mt := parse.MediaType{Type: parse.MTJSON}
 	if rep {
-		if mt, err = negotiate(x.req.Accept, false); err != nil {
+		if mt, err = x.negotiate(); err != nil {
 			return nil, err
 		}
+	} else if x.cfg.PlanEnabled {
+		// Without a representation only the plan type is negotiated
+		// (x.negotiate notes it); any other Accept goes unread.
+		_, _ = x.negotiate()
 	}
 	m, err := plan.Mutate(x.c, t, x.req, plan.MutateOptions{SafeUpdate: x.cfg.SafeUpdate})
 	if err != nil {
@@ -64,6 +68,9 @@ func (x *call) mutate() (*Response, error) {
 	res, err := x.run(tx)
 	if err != nil {
 		return nil, err
+	}
+	if x.plan != nil {
+		return planResponse(*x.plan, res), nil
 	}
 	resp := &Response{}
 	var total *int64
@@ -120,7 +127,7 @@ func (x *call) call() (*Response, error) {
 		return nil, err
 	}
 	f := cp.Func
-	mt, err := negotiate(x.req.Accept, false)
+	mt, err := x.negotiate()
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +179,9 @@ func (x *call) call() (*Response, error) {
 	res, err := x.run(tx)
 	if err != nil {
 		return nil, err
+	}
+	if x.plan != nil {
+		return planResponse(*x.plan, res), nil
 	}
 	if f.ReturnsVoid() {
 		resp := &Response{Status: http.StatusNoContent}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -112,6 +113,7 @@ type Checker struct {
 	secret      string
 	mintAnon    *minter
 	mintService *minter
+	verified    verifiedTokens
 }
 
 // New verifies the configured legacy keys against the secret (a mismatch
@@ -246,14 +248,67 @@ func (c *Checker) Check(apikey, authorization string) Result {
 	case c.service.matches(token, now):
 		return Result{Outcome: outcome, Role: c.service.role}
 	}
-	cl, err := c.verifier.Verify(token)
-	if err != nil {
+	role, ok := c.verify(token, now)
+	if !ok {
 		return Result{Outcome: outcome, Role: RoleInvalid}
 	}
-	if cl.Role == "" {
+	if role == "" {
 		return Result{Outcome: outcome, Role: RoleAnon}
 	}
-	return Result{Outcome: outcome, Role: cl.Role}
+	return Result{Outcome: outcome, Role: role}
+}
+
+// verify returns the role claim of a token that verifies, from the cache
+// of tokens that verified before while they have not expired.
+func (c *Checker) verify(token string, now time.Time) (role string, ok bool) {
+	if role, ok := c.verified.get(token, now); ok {
+		return role, true
+	}
+	cl, err := c.verifier.Verify(token)
+	if err != nil {
+		return "", false
+	}
+	c.verified.put(token, cl.Role, cl.ExpiresAt)
+	return cl.Role, true
+}
+
+// maxVerified bounds the cache of verified tokens; when full it is
+// emptied (tokens of active users come back on their next request).
+const maxVerified = 4096
+
+// verifiedTokens caches the tokens that verified, keyed by the whole
+// token: the same string always verifies the same way against the fixed
+// secret and key set, except for time, so only the expiry is checked
+// again. A signed-in user sends one token for up to an hour, and checking
+// its signature on every request cost about as much as the proxy hop.
+// Failures are not cached: a token that fails is not worth remembering.
+type verifiedTokens struct {
+	mu sync.Mutex
+	m  map[string]verifiedToken
+}
+
+type verifiedToken struct {
+	role string
+	exp  time.Time // zero: no expiry
+}
+
+func (v *verifiedTokens) get(token string, now time.Time) (string, bool) {
+	v.mu.Lock()
+	t, ok := v.m[token]
+	v.mu.Unlock()
+	if !ok || (!t.exp.IsZero() && now.After(t.exp.Add(jwtverify.DefaultSkew))) {
+		return "", false
+	}
+	return t.role, true
+}
+
+func (v *verifiedTokens) put(token, role string, exp time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil || len(v.m) >= maxVerified {
+		v.m = make(map[string]verifiedToken, 64)
+	}
+	v.m[token] = verifiedToken{role: role, exp: exp}
 }
 
 // classifyKey validates an apikey and returns its role and the bearer it
@@ -269,11 +324,11 @@ func (c *Checker) classifyKey(key string, now time.Time) (role, bearerTok string
 	if c.service.matches(key, now) {
 		return c.service.role, key, true
 	}
-	cl, err := c.verifier.Verify(key)
-	if err != nil || cl.Role == "" {
+	role, ok = c.verify(key, now)
+	if !ok || role == "" {
 		return "", "", false
 	}
-	return cl.Role, key, true
+	return role, key, true
 }
 
 // opaqueRole maps a configured sb_ key to its role, "" for unknown ones.

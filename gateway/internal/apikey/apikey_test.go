@@ -193,3 +193,41 @@ func FuzzCheck(f *testing.F) {
 		_ = FromQuery(key)
 	})
 }
+
+// TestVerifiedTokenCache checks that a remembered token answers as
+// verification would: its role while it lives (as bearer and as apikey),
+// invalid once expired beyond the skew, and a token signed with another
+// secret is never taken for it.
+func TestVerifiedTokenCache(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	c := newChecker(t, clock)
+	user := gwtest.UserToken(t, devkeys.JWTSecret, "cache-user") // expires in an hour
+	forged := gwtest.UserToken(t, strings.Repeat("x", 40), "cache-user")
+	steps := []struct {
+		name     string
+		advance  time.Duration
+		apikey   string
+		auth     string
+		wantRole string
+		wantOut  Outcome
+	}{
+		{"first use verifies", 0, devkeys.AnonKey, "Bearer " + user, "authenticated", OK},
+		{"again from the cache", time.Minute, devkeys.AnonKey, "Bearer " + user, "authenticated", OK},
+		{"as the apikey", 0, user, "", "authenticated", OK},
+		{"another secret", 0, devkeys.AnonKey, "Bearer " + forged, RoleInvalid, OK},
+		{"within the skew after expiry", time.Hour - time.Minute + jwtverify.DefaultSkew/2, devkeys.AnonKey, "Bearer " + user, "authenticated", OK},
+		{"expired beyond the skew", jwtverify.DefaultSkew, devkeys.AnonKey, "Bearer " + user, RoleInvalid, OK},
+		{"expired apikey", 0, user, "", RoleInvalid, Invalid},
+	}
+	for _, s := range steps {
+		advance(s.advance)
+		res := c.Check(s.apikey, s.auth)
+		if res.Role != s.wantRole || res.Outcome != s.wantOut {
+			t.Errorf("%s: role %q outcome %d, want %q %d", s.name, res.Role, res.Outcome, s.wantRole, s.wantOut)
+		}
+	}
+}

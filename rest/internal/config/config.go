@@ -42,10 +42,12 @@ const minJWTSecretLen = 32
 //	PGRST_DB_PRE_REQUEST              ""                                                               function ([schema.]name) called before each request's statement
 //	PGRST_DB_TX_END                   commit                                                           commit, commit-allow-override, rollback or rollback-allow-override
 //	PGRST_DB_AGGREGATES_ENABLED       false                                                            allow count(), sum(), avg(), min(), max() in select
+//	PGRST_DB_PLAN_ENABLED             false                                                            answer Accept: application/vnd.pgrst.plan with the statement's EXPLAIN
 //	PGRST_DB_SAFE_UPDATE              true                                                             refuse UPDATE and DELETE without a filter (as pg-safeupdate)
 //	PGRST_OPENAPI_MODE                follow-privileges                                                follow-privileges, ignore-privileges or disabled
 //	PGRST_SERVER_TIMING_ENABLED       true                                                             send Server-Timing (jwt, parse, plan, transaction, response)
 //	PGRST_JWT_AUD                     ""                                                               when set, tokens must carry this audience
+//	PGRST_JWT_ROLE_CLAIM_KEY          .role                                                            where the role is in the JWT's claims (.key, ."key", [n], [?(@ == "v")])
 //	PGRST_DB_CONFIG                   true                                                             read pgrst.* settings of the login role (and PGRST_DB_PRE_CONFIG's) from the database
 //	PGRST_DB_PRE_CONFIG               ""                                                               function ([schema.]name) whose set_config calls add in-database settings
 //	KEJANEST_ENV                      "" (development)                                                 production refuses empty or well-known dev secrets
@@ -85,6 +87,8 @@ type Config struct {
 	DBTxEnd string
 	// DBAggregates allows aggregate functions (PGRST_DB_AGGREGATES_ENABLED).
 	DBAggregates bool
+	// DBPlanEnabled answers the EXPLAIN media type (PGRST_DB_PLAN_ENABLED).
+	DBPlanEnabled bool
 	// DBSafeUpdate refuses unfiltered UPDATE/DELETE (PGRST_DB_SAFE_UPDATE).
 	DBSafeUpdate bool
 	// OpenAPIMode is PGRST_OPENAPI_MODE.
@@ -93,6 +97,8 @@ type Config struct {
 	ServerTiming bool
 	// JWTAud is the required token audience, or "" (PGRST_JWT_AUD).
 	JWTAud string
+	// JWTRoleClaimKey is the path to the role claim (PGRST_JWT_ROLE_CLAIM_KEY).
+	JWTRoleClaimKey string
 	// DBConfig reads the in-database configuration (PGRST_DB_CONFIG).
 	DBConfig bool
 	// DBPreConfig is the pre-config function, or "" (PGRST_DB_PRE_CONFIG).
@@ -119,10 +125,12 @@ func Load(r *envconf.Reader) (Config, error) {
 		DBPreRequest:      r.String("", "PGRST_DB_PRE_REQUEST"),
 		DBTxEnd:           r.String("commit", "PGRST_DB_TX_END"),
 		DBAggregates:      r.Bool(false, "PGRST_DB_AGGREGATES_ENABLED"),
+		DBPlanEnabled:     r.Bool(false, "PGRST_DB_PLAN_ENABLED"),
 		DBSafeUpdate:      r.Bool(true, "PGRST_DB_SAFE_UPDATE"),
 		OpenAPIMode:       r.String("follow-privileges", "PGRST_OPENAPI_MODE"),
 		ServerTiming:      r.Bool(true, "PGRST_SERVER_TIMING_ENABLED"),
 		JWTAud:            r.String("", "PGRST_JWT_AUD"),
+		JWTRoleClaimKey:   r.String(".role", "PGRST_JWT_ROLE_CLAIM_KEY"),
 		DBConfig:          r.Bool(true, "PGRST_DB_CONFIG"),
 		DBPreConfig:       r.String("", "PGRST_DB_PRE_CONFIG"),
 	}
@@ -149,6 +157,9 @@ func (c Config) Validate() error {
 	}
 	if err := jwtverify.CheckConfig("PGRST_JWT_SECRET", c.JWTSecret, "JWT_JWKS", c.JWKS, minJWTSecretLen); err != nil {
 		errs = append(errs, err)
+	}
+	if err := pgrst.CheckRoleClaimKey(c.JWTRoleClaimKey); err != nil {
+		errs = append(errs, fmt.Errorf("PGRST_JWT_ROLE_CLAIM_KEY: %w", err))
 	}
 	if len(c.DBSchemas) == 0 {
 		errs = append(errs, errors.New("PGRST_DB_SCHEMAS: no schema"))
@@ -200,6 +211,7 @@ func (c Config) Pipeline() pgrst.Config {
 		AnonRole:        c.DBAnonRole,
 		MaxRows:         int64(c.DBMaxRows),
 		Aggregates:      c.DBAggregates,
+		PlanEnabled:     c.DBPlanEnabled,
 		PreRequest:      c.DBPreRequest,
 		TxEnd:           c.DBTxEnd,
 		SafeUpdate:      c.DBSafeUpdate,
@@ -207,5 +219,9 @@ func (c Config) Pipeline() pgrst.Config {
 		ServerTiming:    c.ServerTiming,
 		DBConfig:        c.DBConfig,
 		PreConfig:       c.DBPreConfig,
+		JWTSecret:       c.JWTSecret,
+		JWKS:            c.JWKS,
+		JWTAud:          c.JWTAud,
+		JWTRoleClaimKey: c.JWTRoleClaimKey,
 	}
 }

@@ -31,6 +31,7 @@ func TestLoad(t *testing.T) {
 		OpenAPIMode:       "follow-privileges",
 		ServerTiming:      true,
 		DBConfig:          true,
+		JWTRoleClaimKey:   ".role",
 	}
 	tests := []struct {
 		name    string
@@ -41,6 +42,7 @@ func TestLoad(t *testing.T) {
 		{name: "defaults", env: nil, want: func(c *Config) {}},
 		{name: "bad tx end", env: map[string]string{"PGRST_DB_TX_END": "maybe"}, wantErr: "PGRST_DB_TX_END"},
 		{name: "bad openapi mode", env: map[string]string{"PGRST_OPENAPI_MODE": "loud"}, wantErr: "PGRST_OPENAPI_MODE"},
+		{name: "bad role claim key", env: map[string]string{"PGRST_JWT_ROLE_CLAIM_KEY": "role"}, wantErr: "PGRST_JWT_ROLE_CLAIM_KEY"},
 		{
 			name: "every variable",
 			env: map[string]string{
@@ -51,12 +53,14 @@ func TestLoad(t *testing.T) {
 				"PGRST_DB_AGGREGATES_ENABLED": "true", "PGRST_DB_SAFE_UPDATE": "false", "PGRST_OPENAPI_MODE": "disabled",
 				"PGRST_SERVER_TIMING_ENABLED": "false", "PGRST_JWT_AUD": "authenticated",
 				"PGRST_DB_CONFIG": "false", "PGRST_DB_PRE_CONFIG": "app.pre_config",
+				"PGRST_DB_PLAN_ENABLED": "true", "PGRST_JWT_ROLE_CLAIM_KEY": ".app.role",
 			},
 			want: func(c *Config) {
 				*c = Config{DBURI: "postgres://u@db:5432/app", Host: "0.0.0.0", Port: 8080, JWTSecret: goodSecret,
 					DBSchemas: []string{"api", "public"}, DBAnonRole: "web_anon", DBMaxRows: 50, DBPool: 3, LogLevel: "debug",
 					DBExtraSearchPath: []string{"public"}, DBPreRequest: "app.check", DBTxEnd: "commit-allow-override", DBAggregates: true,
-					OpenAPIMode: "disabled", JWTAud: "authenticated", DBPreConfig: "app.pre_config"}
+					OpenAPIMode: "disabled", JWTAud: "authenticated", DBPreConfig: "app.pre_config",
+					DBPlanEnabled: true, JWTRoleClaimKey: ".app.role"}
 			},
 		},
 		{

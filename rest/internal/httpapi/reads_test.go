@@ -247,6 +247,8 @@ func TestConfigVariants(t *testing.T) {
 		{name: "max rows caps", target: "/authors?select=id&order=id", status: 200, want: map[string]string{"Content-Range": "0-1/*", "Server-Timing": ""}, body: `[{"id":1},{"id":2}]`},
 		{name: "max rows caps embeds", target: "/authors?select=id,books!books_author_id_fkey(id)&id=eq.1&books.order=id", status: 200, body: `[{"id":1,"books":[{"id":1},{"id":2}]}]`},
 		{name: "estimated above max rows", target: "/authors?select=id", headers: []string{"Prefer: count=estimated"}, status: 206, want: map[string]string{"Content-Range": "0-1/4"}},
+		// The count stops at max-rows + 1: a total at max-rows is still exact.
+		{name: "estimated at max rows is exact", target: "/authors?select=id&id=lte.2&limit=1", headers: []string{"Prefer: count=estimated"}, status: 206, want: map[string]string{"Content-Range": "0-0/2"}},
 		{name: "aggregates disabled", target: "/books?select=count()", status: 400,
 			body: `{"code":"PGRST123","message":"Use of aggregate functions is not allowed","details":null,"hint":null}`},
 		{name: "openapi disabled", target: "/", status: 404, body: `~"code":"PGRST126"`},

@@ -75,6 +75,10 @@ type Tx struct {
 	Rollback bool
 	// Authenticated selects 403 over 401 for SQLSTATE 42501.
 	Authenticated bool
+	// Explain marks Main as an EXPLAIN of the request's statement
+	// (Accept: application/vnd.pgrst.plan): its rows, joined by
+	// newlines, are the Body.
+	Explain bool
 }
 
 const (
@@ -111,10 +115,14 @@ const (
 	pExec    // a statement whose rows are ignored
 	pPlanned // EXPLAIN (FORMAT JSON)
 	pMain
+	pExplain // the main statement's EXPLAIN, every row kept
 )
 
 func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 	cache := statements(pc)
+	if err := customPlans(ctx, pc, cache); err != nil {
+		return nil, err
+	}
 	pl := pc.StartPipeline(ctx)
 	want := make([]step, 0, 8)
 	send := func(q sqlgen.Query, kind pending) {
@@ -150,7 +158,11 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 	if tx.Planned != nil {
 		send(*tx.Planned, pPlanned)
 	}
-	send(tx.Main, pMain)
+	if tx.Explain {
+		send(tx.Main, pExplain)
+	} else {
+		send(tx.Main, pMain)
+	}
 	res := &Result{}
 	err := pl.Sync()
 	if err == nil {
@@ -192,6 +204,36 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// customPlansSQL makes the session plan every execution of a kept
+// statement for its parameter values, unless plan_cache_mode was set
+// elsewhere (postgresql.conf, ALTER ROLE/DATABASE, the connection string),
+// which is left to win.
+//
+// Kept statements carry filter values as parameters. Under the default
+// (auto), PostgreSQL switches a statement to a generic plan after five
+// executions when that plan's estimated cost is no worse than the custom
+// ones' average; a generic plan cannot see the value, so it cannot prove a
+// partial index's predicate nor tell a rare word from a common one, and a
+// statement first run with common values keeps a plan that is wrong for
+// rare ones (measured: 0.5 s instead of 1.7 ms for a rare word on 100k
+// listings). Planning every execution costs what an unprepared statement
+// costs; only the parse is saved.
+const customPlansSQL = `select pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', false)
+	from pg_catalog.pg_settings where name = 'plan_cache_mode' and source = 'default'`
+
+// customPlans runs customPlansSQL once per connection, outside any
+// request's transaction so a rolled-back request cannot undo it.
+func customPlans(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache) error {
+	if cache.planMode {
+		return nil
+	}
+	if _, err := pc.Exec(ctx, customPlansSQL).ReadAll(); err != nil {
+		return fmt.Errorf("set plan_cache_mode: %w", err)
+	}
+	cache.planMode = true
+	return nil
 }
 
 // ReadOnlySetting is the preamble setting that makes an implicit
@@ -261,6 +303,16 @@ func readResult(rr *pgconn.ResultReader, kind pending, res *Result) error {
 	first := true
 	var derr error
 	for rr.NextRow() {
+		if kind == pExplain {
+			if !first {
+				res.Body = append(res.Body, '\n')
+			}
+			first = false
+			if v := rr.Values(); len(v) > 0 {
+				res.Body = append(res.Body, v[0]...)
+			}
+			continue
+		}
 		if !first {
 			continue
 		}

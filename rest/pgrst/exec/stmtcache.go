@@ -24,6 +24,9 @@ type stmtCache struct {
 	// descs holds the result columns of prepared statements, so executing
 	// them needs no Describe round of messages.
 	descs map[string]*pgconn.StatementDescription // name → description
+	// planMode records that the session's plan_cache_mode is settled
+	// (customPlans); only the connection's own request touches it.
+	planMode bool
 }
 
 func statements(pc *pgconn.PgConn) *stmtCache {

@@ -78,7 +78,8 @@ func FuzzLogic(f *testing.F) {
 }
 
 func FuzzPrefer(f *testing.F) {
-	for _, s := range []string{"return=representation", "count=exact, resolution=merge-duplicates", "max-affected=10, handling=strict", "tx=rollback,,, =,=x", strings.Repeat("a,", 100)} {
+	for _, s := range []string{"return=representation", "count=exact, resolution=merge-duplicates", "max-affected=10, handling=strict", "tx=rollback,,, =,=x", strings.Repeat("a,", 100),
+		`application/vnd.pgrst.plan+json; for="text/csv"; options=analyze|wal`, `application/vnd.pgrst.plan; for=""; options=|||`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

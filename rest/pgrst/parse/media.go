@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,16 +30,47 @@ type MediaType struct {
 	Type string
 	// NullsStripped is the nulls=stripped parameter of the vnd.pgrst types.
 	NullsStripped bool
-	q             float64
+	// PlanFor is, for the plan types, the media type whose statement is
+	// explained (the for="…" parameter; application/json by default).
+	PlanFor *MediaType
+	// PlanOptions are the plan types' EXPLAIN options, in PostgREST's
+	// order: analyze, verbose, settings, buffers, wal.
+	PlanOptions []string
+	q           float64
 }
 
-// String renders the type as PostgREST names it in errors.
+// planOptions are the options=a|b values PostgREST knows, in its order.
+var planOptions = []string{"analyze", "verbose", "settings", "buffers", "wal"}
+
+// IsPlan reports the EXPLAIN media types.
+func (m MediaType) IsPlan() bool { return m.Type == MTPlanJSON || m.Type == MTPlanText }
+
+// String renders the type as PostgREST names it in errors and in
+// Content-Type (MediaType.hs toMime).
 func (m MediaType) String() string {
+	if m.IsPlan() {
+		s := m.Type + `; for="` + m.planFor().String() + `"`
+		if len(m.PlanOptions) > 0 {
+			s += "; options=" + strings.Join(m.PlanOptions, "|")
+		}
+		return s
+	}
 	if m.NullsStripped {
 		return m.Type + ";nulls=stripped"
 	}
 	return m.Type
 }
+
+// planFor is the explained media type.
+func (m MediaType) planFor() MediaType {
+	if m.PlanFor == nil {
+		return MediaType{Type: MTJSON}
+	}
+	return *m.PlanFor
+}
+
+// PlanTarget is the media type a plan type explains the statement of.
+func (m MediaType) PlanTarget() MediaType { return m.planFor() }
 
 func decodeMediaType(s string) MediaType {
 	parts := strings.Split(s, ";")
@@ -59,6 +91,23 @@ func decodeMediaType(s string) MediaType {
 			}
 		case "nulls":
 			m.NullsStripped = strings.TrimSpace(v) == "stripped"
+		case "for":
+			if m.IsPlan() {
+				f := decodeMediaType(strings.Trim(strings.TrimSpace(v), `"`))
+				if !f.IsPlan() {
+					f.q = 0
+					m.PlanFor = &f
+				}
+			}
+		case "options":
+			if m.IsPlan() {
+				given := strings.Split(strings.TrimSpace(v), "|")
+				for _, o := range planOptions {
+					if slices.Contains(given, o) {
+						m.PlanOptions = append(m.PlanOptions, o)
+					}
+				}
+			}
 		}
 	}
 	return m

@@ -208,10 +208,10 @@ func (b *builder) resolveField(n *ReadPlan, f parse.Field, ftsLang string, fts b
 	}
 	col, err := b.column(n, f.Name)
 	if err != nil {
-		// A computed field: a function of the row. Rows read from a CTE
-		// (a mutation's or a call's) are not of the table's row type.
+		// A computed field: a function of the row (rows read from a
+		// mutation's or a call's CTE are cast back to the table's type).
 		fn := b.c.ComputedField(n.Table.QI(), f.Name)
-		if fn == nil || n.FromCTE {
+		if fn == nil || n.Table.Kind == 'c' {
 			return Field{}, err
 		}
 		out := Field{Name: f.Name, Computed: fn, JSONPath: f.JSONPath}
@@ -281,14 +281,18 @@ func (b *builder) embed(parent *ReadPlan, it *parse.SelectItem) (*ReadPlan, erro
 	}
 	alias, agg := b.nextAlias()
 	child := &ReadPlan{Table: ft, From: ft.QI(), Alias: alias, AggAlias: agg, RelName: it.Relation, RelAlias: it.Alias,
-		Hint: it.Hint, JoinType: it.JoinType, Rel: rel, IsSpread: it.Kind == parse.SelectSpread, Depth: parent.Depth + 1, Range: parse.All}
+		Hint: it.Hint, JoinType: it.JoinType, Rel: rel, IsSpread: it.Kind == parse.SelectSpread, Depth: parent.Depth + 1, Range: parse.All, Parent: parent}
 	parentRef := func(col string) ColRef {
 		if parent.FromCTE {
 			return ColRef{Table: parent.From, Col: col}
 		}
 		return ColRef{Table: parent.From, Alias: parent.Alias, Col: col}
 	}
-	if rel.Cardinality == schemacache.M2M {
+	switch {
+	case rel.IsComputed():
+		// The function of the parent's row yields the rows: no join
+		// condition (sqlgen writes the call as the FROM item).
+	case rel.Cardinality == schemacache.M2M:
 		j := rel.Junction
 		child.JunctionAlias = alias + "_j"
 		for _, p := range j.ColsTarget {
@@ -297,7 +301,7 @@ func (b *builder) embed(parent *ReadPlan, it *parse.SelectItem) (*ReadPlan, erro
 		for _, p := range j.ColsSource {
 			child.JoinConds = append(child.JoinConds, JoinCond{ColRef{Table: j.Table, Alias: child.JunctionAlias, Col: p.FCol}, parentRef(p.Col)})
 		}
-	} else {
+	default:
 		for _, p := range rel.Columns {
 			child.JoinConds = append(child.JoinConds, JoinCond{ColRef{Table: ft.QI(), Alias: alias, Col: p.FCol}, parentRef(p.Col)})
 		}

@@ -42,6 +42,10 @@ func FindRel(c *schemacache.Cache, origin schemacache.QI, target, hint string) (
 		ft := r.ForeignTable.Name
 		var ok bool
 		switch {
+		case r.IsComputed():
+			// A computed relationship is named by its function; a hint
+			// plays no part.
+			ok = target == r.Function.Name
 		case r.IsSelf && hint == "":
 			ok = (target == ft && r.Cardinality == schemacache.O2M) || (matchFKSingleCol(target, r) && r.Cardinality == schemacache.M2O)
 		case r.IsSelf:
@@ -71,6 +75,11 @@ func FindRel(c *schemacache.Cache, origin schemacache.QI, target, hint string) (
 		if r.Cardinality == schemacache.M2M {
 			h = r.Junction.Table.Name
 		}
+		if r.IsComputed() {
+			// PostgREST's hintList gives a computed one no text.
+			hints = append(hints, "")
+			continue
+		}
 		hints = append(hints, "'"+r.ForeignTable.Name+"!"+h+"'")
 	}
 	return nil, pgrsterr.AmbiguousRelationship(origin.Name, target, details,
@@ -88,6 +97,11 @@ func compressedRel(r *schemacache.Relationship) map[string]string {
 			}
 		}
 		return "(" + strings.Join(s, ", ") + ")"
+	}
+	if r.IsComputed() {
+		// PostgREST has no description for these (an ambiguity with a
+		// computed relationship cannot arise from its cache).
+		return map[string]string{}
 	}
 	m := map[string]string{"cardinality": r.Cardinality.String(), "embedding": r.Table.Name + " with " + r.ForeignTable.Name}
 	if r.Cardinality == schemacache.M2M {

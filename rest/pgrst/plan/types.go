@@ -124,8 +124,11 @@ type ReadPlan struct {
 	// JunctionAlias aliases the junction table of an M2M embed.
 	JunctionAlias string
 	JoinConds     []JoinCond
-	Children      []*ReadPlan
-	Depth         int
+	// Parent is the node embedding this one, whose row a computed
+	// relationship's function takes (nil on the root).
+	Parent   *ReadPlan
+	Children []*ReadPlan
+	Depth    int
 	// OmitFromSelect marks an embed whose select is empty and has no
 	// embeds: it only filters its parent (PostgREST's empty embed).
 	OmitFromSelect bool

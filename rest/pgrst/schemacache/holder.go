@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,9 @@ type Holder struct {
 	reloaded chan struct{}
 	onChange func()
 	onConfig func(ctx context.Context) error
+	// schemasChanged is set when a configuration reload changed the
+	// exposed schemas: the cache must be reloaded for them.
+	schemasChanged bool
 }
 
 // OnConfigReload registers f to read the configuration: Listen calls it
@@ -64,6 +68,26 @@ func NewHolder(pool *pgxpool.Pool, schemas []string, log *slog.Logger) *Holder {
 	return &Holder{pool: pool, schemas: schemas, log: log, reloaded: make(chan struct{})}
 }
 
+// SetSchemas changes the schemas the next Reload loads (the in-database
+// db_schemas, read before the reload that follows a configuration reload).
+func (h *Holder) SetSchemas(schemas []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !slices.Equal(h.schemas, schemas) {
+		h.schemas = slices.Clone(schemas)
+		h.schemasChanged = true
+	}
+}
+
+// takeSchemasChanged reports (once) that SetSchemas changed the schemas.
+func (h *Holder) takeSchemasChanged() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	changed := h.schemasChanged
+	h.schemasChanged = false
+	return changed
+}
+
 // Get returns the current snapshot, nil before the first successful load.
 func (h *Holder) Get() *Cache { return h.p.Load() }
 
@@ -82,6 +106,7 @@ func (h *Holder) Reloaded() <-chan struct{} {
 func (h *Holder) Reload(ctx context.Context) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.schemasChanged = false
 	start := time.Now()
 	var c *Cache
 	err := pgx.BeginTxFunc(ctx, h.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
@@ -146,6 +171,13 @@ func (h *Holder) listenOnce(ctx context.Context, cfg *pgx.ConnConfig) error {
 		}
 		if n.Payload == ReloadConfigPayload {
 			h.reloadConfig(ctx)
+			if !h.takeSchemasChanged() {
+				continue
+			}
+			// New exposed schemas (db_schemas): load them now.
+			if err := h.Reload(ctx); err != nil {
+				h.log.Error("schema cache reload failed", "error", err.Error())
+			}
 			continue
 		}
 		if n.Payload != ReloadPayload && n.Payload != "" {

@@ -77,7 +77,8 @@ select p.oid, n.nspname, p.proname, coalesce(obj_description(p.oid, 'pg_proc'), 
   p.pronargdefaults, p.provariadic <> 0,
   format_type(p.prorettype, null), rt.typname::text, rt.typtype::text, rt.typrelid, rt.typnamespace::regnamespace::text,
   p.proretset, p.provolatile::text, coalesce(p.proconfig, '{}'),
-  case when p.pronargs = 1 then (select t.typrelid from pg_catalog.pg_type t where t.oid = p.proargtypes[0]) else 0 end
+  case when p.pronargs = 1 then (select t.typrelid from pg_catalog.pg_type t where t.oid = p.proargtypes[0]) else 0 end,
+  p.prorows::float8
 from pg_catalog.pg_proc p
 join pg_catalog.pg_namespace n on n.oid = p.pronamespace
 join pg_catalog.pg_type rt on rt.oid = p.prorettype
@@ -181,6 +182,7 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 				c.computed[t.QI()][f.Name] = f.Function
 			}
 		}
+		c.addComputedRel(f, byOID)
 	}
 	for _, fs := range c.funcs {
 		slices.SortStableFunc(fs, compareOverloads)
@@ -190,6 +192,37 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// addComputedRel records f as a computed relationship when it takes one
+// cached relation's row and returns rows of another (PostgREST's
+// allComputedRels): to-one when it returns a single row or is declared
+// ROWS 1. Only a function in its origin's schema can be embedded (requests
+// name relationships within their schema), and it replaces the detected
+// relationships to the table of the same name, as PostgREST's
+// getOverrideRelationshipsMap does.
+func (c *Cache) addComputedRel(f loadedFunc, byOID map[oid]*Table) {
+	origin, target := byOID[f.argRel], byOID[f.retRel]
+	if origin == nil || target == nil || f.Schema != origin.Schema {
+		return
+	}
+	card := O2M
+	if !f.RetSet || f.rows == 1 {
+		card = M2O
+	}
+	fq := f.QI()
+	rels := c.rels[origin.QI()]
+	kept := rels[:0]
+	for _, r := range rels {
+		// One computed relationship per (table, function name); a
+		// detected one to a table named like the function gives way.
+		if r.IsComputed() && r.Function == fq || !r.IsComputed() && r.ForeignTable == fq {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	c.rels[origin.QI()] = append(kept, &Relationship{Table: origin.QI(), ForeignTable: target.QI(), Cardinality: card,
+		Function: fq, IsSelf: origin == target, FTableIsView: target.IsView()})
 }
 
 func loadColumns(ctx context.Context, q Querier, oids []oid, table func(oid) *Table) error {
@@ -543,6 +576,9 @@ type loadedFunc struct {
 	retRel oid
 	// argRel is the relation whose row type the one parameter is, or 0.
 	argRel oid
+	// rows is the planner's row estimate (ROWS n); 1 makes a set-returning
+	// computed relationship to-one.
+	rows float64
 }
 
 func loadFunctions(ctx context.Context, q Querier, schemas []string) ([]loadedFunc, []oid, error) {
@@ -562,10 +598,11 @@ func loadFunctions(ctx context.Context, q Querier, schemas []string) ([]loadedFu
 			typtype, vol               string
 			relid, argRel              oid
 			config                     []string
+			estRows                    float64
 		)
 		f := &Function{}
 		if err := rows.Scan(&o, &f.Schema, &f.Name, &f.Description, &names, &modes, &types, &bases, &ndefaults, &variadic,
-			&f.ReturnType, &f.ReturnTypeName, &typtype, &relid, &f.ReturnTypeSchema, &retset, &vol, &config, &argRel); err != nil {
+			&f.ReturnType, &f.ReturnTypeName, &typtype, &relid, &f.ReturnTypeSchema, &retset, &vol, &config, &argRel, &estRows); err != nil {
 			return nil, nil, fmt.Errorf("load functions: %w", err)
 		}
 		f.RetSet, f.Volatility = retset, vol[0]
@@ -596,7 +633,7 @@ func loadFunctions(ctx context.Context, q Querier, schemas []string) ([]loadedFu
 				f.Settings = append(f.Settings, [2]string{k, v})
 			}
 		}
-		lf := loadedFunc{Function: f, argRel: argRel}
+		lf := loadedFunc{Function: f, argRel: argRel, rows: estRows}
 		switch {
 		case typtype == "c" && relid != 0:
 			f.Composite = true

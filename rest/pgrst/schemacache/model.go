@@ -160,10 +160,18 @@ type Relationship struct {
 	FTableIsView bool
 	// O2OParent reports, for O2O, that Table holds the referenced key.
 	O2OParent bool
+	// Function is, for a computed relationship, the function of Table's
+	// row returning ForeignTable's rows (PostgREST's ComputedRelationship):
+	// a single row (M2O) or a set (O2M). Zero for a foreign key.
+	Function QI
 }
 
 // ToOne reports M2O and O2O relationships (embedded as an object).
 func (r *Relationship) ToOne() bool { return r.Cardinality == M2O || r.Cardinality == O2O }
+
+// IsComputed reports a computed relationship: its rows come from a
+// function of the parent row, with no join condition.
+func (r *Relationship) IsComputed() bool { return r.Function.Name != "" }
 
 // Param is one input parameter of a function.
 type Param struct {

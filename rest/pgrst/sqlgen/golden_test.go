@@ -102,6 +102,11 @@ func setup(t *testing.T) *fixture {
 
 // build runs parse, plan and sqlgen as the pipeline does.
 func build(c *schemacache.Cache, g golden) (main sqlgen.Query, planned *sqlgen.Query, readOnly bool, err error) {
+	return buildIn(c, g, schemas)
+}
+
+// buildIn is build with the exposed schemas given.
+func buildIn(c *schemacache.Cache, g golden, schemas []string) (main sqlgen.Query, planned *sqlgen.Query, readOnly bool, err error) {
 	method := g.method
 	if method == "" {
 		method = "GET"

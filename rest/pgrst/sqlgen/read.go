@@ -15,14 +15,7 @@ import (
 func field(n *plan.ReadPlan, f plan.Field) exp.Expression {
 	var e exp.Expression = nodeCol(n, f.Name)
 	if f.Computed != nil {
-		// f(row): the whole row of the node's FROM item, named by its
-		// alias or its bare table name ("schema"."table" would read as a
-		// column reference).
-		row := ident(n.From.Name)
-		if n.Alias != "" {
-			row = ident(n.Alias)
-		}
-		e = goqu.L("?(?)", tableIdent(f.Computed.QI()), row)
+		e = goqu.L("?(?)", tableIdent(f.Computed.QI()), rowRef(n))
 	}
 	if f.ToJSON {
 		e = goqu.L("to_jsonb(?)", e)
@@ -46,6 +39,21 @@ func field(n *plan.ReadPlan, f plan.Field) exp.Expression {
 		}
 	}
 	return e
+}
+
+// rowRef is the whole row of a node's FROM item, of its table's type, for
+// the functions of computed fields and relationships: named by its alias or
+// its bare table name ("schema"."table" would read as a column reference);
+// the rows of a mutation's or a call's CTE (every column of the table, in
+// order) are cast back to the table's row type.
+func rowRef(n *plan.ReadPlan) exp.Expression {
+	switch {
+	case n.FromCTE:
+		return goqu.L("CAST(ROW(?.*) AS ?)", ident(n.From.Name), tableIdent(n.Table.QI()))
+	case n.Alias != "":
+		return ident(n.Alias)
+	}
+	return ident(n.From.Name)
 }
 
 // castExpr applies CAST(e AS typ). typ passed the grammar's cast check
@@ -239,6 +247,9 @@ func orderExpr(n *plan.ReadPlan, o plan.OrderTerm) exp.OrderedExpression {
 func fromItems(n *plan.ReadPlan) []any {
 	var from exp.Expression
 	switch {
+	case n.Rel != nil && n.Rel.IsComputed():
+		// A computed relationship: its function of the parent's row.
+		from = goqu.L("?(?) AS ?", tableIdent(n.Rel.Function), rowRef(n.Parent), ident(n.Alias))
 	case n.FromCTE:
 		from = ident(n.From.Name)
 	case n.Alias != "":

@@ -26,6 +26,9 @@ const (
 	HandlerCSV
 	// HandlerNone returns no body (return=minimal, HEAD).
 	HandlerNone
+	// HandlerGeoJSON is a GeoJSON FeatureCollection of the rows, by
+	// PostGIS's ST_AsGeoJSON(record) (application/geo+json).
+	HandlerGeoJSON
 )
 
 // Output chooses the body of a statement.
@@ -53,6 +56,11 @@ func bodyExpr(o Output) exp.Expression {
 	switch o.Handler {
 	case HandlerNone:
 		return goqu.L("''::text")
+	case HandlerGeoJSON:
+		// PostgREST's asGeoJsonF: each row a Feature whose geometry is its
+		// (first) geometry column and whose properties are the others.
+		// Without PostGIS the function does not exist (42883).
+		return goqu.L("json_build_object('type', 'FeatureCollection', 'features', coalesce(json_agg(ST_AsGeoJSON(_postgrest_t)::json), '[]'))::text")
 	case HandlerCSV:
 		return goqu.L(`(SELECT coalesce(string_agg(a.k, ','), '') FROM (SELECT json_object_keys(r)::text AS k FROM (SELECT row_to_json(hh) AS r FROM pgrst_source AS hh LIMIT 1) s) a)` +
 			` || chr(10) || coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), chr(10)), '')`)
@@ -98,10 +106,26 @@ var pageTotal = goqu.L("pg_catalog.count(*) AS page_total")
 // select as the pgrst_source CTE, an exact count when asked, and the body
 // aggregated in the database.
 func Read(root *plan.ReadPlan, exactCount bool, o Output) (Query, error) {
+	var count *goqu.SelectDataset
+	if exactCount {
+		count = countDataset(root)
+	}
+	return read(root, count, o)
+}
+
+// ReadCountUpTo is Read counting at most limit rows, for Prefer:
+// count=estimated: PostgREST counts every row and then, above max-rows,
+// answers the planner's estimate instead; counting max-rows + 1 tells the
+// two cases apart alike without counting a large table's every row.
+func ReadCountUpTo(root *plan.ReadPlan, limit int64, o Output) (Query, error) {
+	return read(root, countDataset(root).Limit(uint(max(limit, 0))), o)
+}
+
+func read(root *plan.ReadPlan, count *goqu.SelectDataset, o Output) (Query, error) {
 	ds := dialect.From(goqu.L("(SELECT * FROM pgrst_source) _postgrest_t")).With("pgrst_source", limited(root))
 	total := goqu.L("null::bigint AS total_result_set")
-	if exactCount {
-		ds = ds.With("pgrst_source_count", countDataset(root))
+	if count != nil {
+		ds = ds.With("pgrst_source_count", count)
 		total = goqu.L("(SELECT pg_catalog.count(*) FROM pgrst_source_count) AS total_result_set")
 	}
 	return toQuery(ds.Select(total, pageTotal, goqu.L("? AS body", bodyExpr(o)),

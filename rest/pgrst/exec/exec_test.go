@@ -1,0 +1,77 @@
+package exec
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/kejanest/kejanest/platform/pgtest"
+	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// mainOf wraps a one-column text query in the seven columns Run decodes,
+// the column being the body.
+func mainOf(sql string, args ...any) sqlgen.Query {
+	return sqlgen.Query{SQL: "select null::bigint, 1::bigint, (" + sql + ")::text, null::text, null::text, null::bigint, null::text", Args: args}
+}
+
+// TestPlanCacheMode runs one parameterised statement through Run more often
+// than PostgreSQL's switch to a generic plan (five executions) and reads,
+// on the same connection, how the kept statement was planned: every
+// execution custom by default, and the mode a connection string sets wins.
+func TestPlanCacheMode(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t, pgtest.Options{})
+	ctx := context.Background()
+	tests := []struct {
+		name        string
+		param       string // plan_cache_mode in the connection string
+		wantMode    string
+		wantGeneric bool
+	}{
+		{"default: custom plans", "", "force_custom_plan", false},
+		{"connection string wins", "auto", "auto", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := pgxpool.ParseConfig(db.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.param != "" {
+				cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = tt.param
+			}
+			cfg.MaxConns = 1 // every Run and the check share one session
+			pool, err := pgxpool.NewWithConfig(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pool.Close()
+			// A statement whose generic plan costs the same as its custom
+			// ones: auto mode switches it to the generic plan.
+			q := mainOf("select count(*) from pg_catalog.pg_class where relname = $1", "pg_class")
+			for range 8 {
+				res, err := Run(ctx, pool, Tx{ReadOnly: true, Preamble: sqlgen.Query{SQL: "select 1"}, Main: q})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(res.Body) != "1" {
+					t.Fatalf("body = %q", res.Body)
+				}
+			}
+			var mode string
+			var generic, custom int64
+			err = pool.QueryRow(ctx, `select current_setting('plan_cache_mode'), generic_plans, custom_plans
+				from pg_prepared_statements where statement like '%pg_class where relname%'`).Scan(&mode, &generic, &custom)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mode != tt.wantMode || (generic > 0) != tt.wantGeneric || generic+custom != 8 {
+				t.Errorf("mode %s, %d generic and %d custom plans; want mode %s, generic plans: %v", mode, generic, custom, tt.wantMode, tt.wantGeneric)
+			}
+		})
+	}
+}
