@@ -13,6 +13,20 @@ export function pageCount(count: number, size = PAGE_SIZE): number {
   return Math.max(1, Math.ceil(count / size))
 }
 
+/**
+ * The total behind one page whose count PostgREST may have estimated
+ * (`count: 'estimated'`: exact up to the server's max-rows, the planner's
+ * guess above it). A short page is the last one, so it settles the total;
+ * a full page proves at least the rows up to its end exist; a page past
+ * the end caps the total at its start.
+ */
+export function settledCount(count: number | null, from: number, received: number, size = PAGE_SIZE): number {
+  const estimate = count ?? 0
+  if (received >= size) return Math.max(estimate, from + received)
+  if (received > 0 || from === 0) return from + received
+  return Math.min(estimate, from)
+}
+
 /** A page of rows and the total count across all pages. */
 export type Page<T> = { items: T[]; count: number }
 

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Tables } from '@/lib/database.types'
 import { landSelect } from '@/lib/listing-columns'
-import { pageRange, type Page } from '@/lib/pagination'
+import { pageRange, settledCount, type Page } from '@/lib/pagination'
 import { prefixQuery, searchOptions } from '@/lib/search-query'
 import { supabase } from '@/lib/supabase'
 
@@ -16,7 +16,7 @@ export type Land = Tables<'lands'>
  * price.
  */
 export async function getLands(filters: LandFilters, signal?: AbortSignal): Promise<Page<Land>> {
-  let request = supabase.from('lands').select(landSelect, { count: 'exact' }).eq('is_active', true)
+  let request = supabase.from('lands').select(landSelect, { count: 'estimated' }).eq('is_active', true)
   if (filters.type) request = request.eq('type', filters.type)
   if (filters.purpose) request = request.eq('purpose', filters.purpose)
   const words = prefixQuery(filters.search ?? '')
@@ -29,7 +29,8 @@ export async function getLands(filters: LandFilters, signal?: AbortSignal): Prom
   request = request.range(from, to)
   if (signal) request = request.abortSignal(signal)
   const { data, count } = await request.throwOnError()
-  return { items: data ?? [], count: count ?? 0 }
+  const items = data ?? []
+  return { items, count: settledCount(count, from, items.length) }
 }
 
 export const getLandsQueryOptions = (filters: LandFilters) =>

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Tables } from '@/lib/database.types'
 import { productSelect } from '@/lib/listing-columns'
-import { containsPattern, pageRange, type Page } from '@/lib/pagination'
+import { containsPattern, pageRange, settledCount, type Page } from '@/lib/pagination'
 import { prefixQuery, searchOptions } from '@/lib/search-query'
 import { supabase } from '@/lib/supabase'
 
@@ -13,7 +13,7 @@ export type Product = Omit<Tables<'products'>, 'contact'>
 
 /** One page of active products, newest first, by category, status (New/Used), location and name. */
 export async function getProducts(filters: ProductFilters, signal?: AbortSignal): Promise<Page<Product>> {
-  let request = supabase.from('products').select(productSelect, { count: 'exact' }).eq('is_active', true)
+  let request = supabase.from('products').select(productSelect, { count: 'estimated' }).eq('is_active', true)
   if (filters.category) request = request.eq('category', filters.category)
   if (filters.status) request = request.eq('status', filters.status)
   if (filters.location) request = request.ilike('location', containsPattern(filters.location))
@@ -23,7 +23,8 @@ export async function getProducts(filters: ProductFilters, signal?: AbortSignal)
   request = request.order('created_at', { ascending: false }).range(from, to)
   if (signal) request = request.abortSignal(signal)
   const { data, count } = await request.throwOnError()
-  return { items: data ?? [], count: count ?? 0 }
+  const items = data ?? []
+  return { items, count: settledCount(count, from, items.length) }
 }
 
 export const getProductsQueryOptions = (filters: ProductFilters) =>

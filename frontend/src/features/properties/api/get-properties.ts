@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Tables } from '@/lib/database.types'
 import { propertySelect } from '@/lib/listing-columns'
-import { containsPattern, pageRange, type Page } from '@/lib/pagination'
+import { containsPattern, pageRange, settledCount, type Page } from '@/lib/pagination'
 import { prefixQuery, searchOptions } from '@/lib/search-query'
 import { supabase } from '@/lib/supabase'
 
@@ -20,7 +20,7 @@ export const commercialTypes = ['Office Space', 'Retail Space', 'Warehouse'] as 
  * description.
  */
 export async function getProperties(filters: PropertyFilters, signal?: AbortSignal): Promise<Page<Property>> {
-  let request = supabase.from('properties').select(propertySelect, { count: 'exact' }).eq('is_active', true)
+  let request = supabase.from('properties').select(propertySelect, { count: 'estimated' }).eq('is_active', true)
   if (filters.type) request = request.eq('type', filters.type)
   if (!filters.type && filters.category === 'Commercial') request = request.in('type', [...commercialTypes])
   if (filters.purpose) request = request.eq('purpose', filters.purpose)
@@ -31,7 +31,8 @@ export async function getProperties(filters: PropertyFilters, signal?: AbortSign
   request = request.order('created_at', { ascending: false }).range(from, to)
   if (signal) request = request.abortSignal(signal)
   const { data, count } = await request.throwOnError()
-  return { items: data ?? [], count: count ?? 0 }
+  const items = data ?? []
+  return { items, count: settledCount(count, from, items.length) }
 }
 
 export const getPropertiesQueryOptions = (filters: PropertyFilters) =>
