@@ -5,7 +5,13 @@
 // then unsuspend (the user's next sign-in refused, then allowed), a KYC
 // approval with its document shown through a signed URL, a listing approved
 // and one rejected, a dispute resolved, analytics drawn from data, and a
-// non-admin refused at the routes and the functions.
+// non-admin refused at the routes and the functions (and the refusal of the
+// access code audited). The demo admin has a verified TOTP factor
+// (sql/seed/0005_demo_admin_mfa.sql): after the password, /admin/login asks
+// for its code first (a wrong one refused, the right one lifting the session
+// to aal2). Also: "Delete profile" on the users table, and the dashboard's
+// Live indicator going Offline when the realtime socket drops and coming
+// back by itself, the figures catching up.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
@@ -13,9 +19,12 @@ import { submitSignIn } from '../lib/app.mjs';
 import { expectPath, expectToast, numberIn, textOf, visible, withBrowser } from '../lib/browser.mjs';
 import { makePhoto } from '../lib/photo.mjs';
 import { demo, sql, useDemoStack } from '../lib/stack.mjs';
+import { totp, wrongTotp } from '../lib/totp.mjs';
 
 /** The demo access code (sql/migrations/0028_admin.sql). */
 const ACCESS_CODE = 'KEJA-ADMIN-2024';
+/** The demo admin's TOTP secret (sql/seed/0005_demo_admin_mfa.sql, logins.txt). */
+const TOTP_SECRET = 'KEJANESTADMINDEMOTOTPSECRET23456';
 const ADMIN_ID = '0e5a0000-0000-4000-8000-000000000001';
 const AMINA_ID = '0e5a0000-0000-4000-8000-000000000002';
 const BRIAN_ID = '0e5a0000-0000-4000-8000-000000000003';
@@ -37,12 +46,22 @@ async function eventually(fn, what, timeoutMs = 10_000) {
   }
 }
 
-/** Signs the admin in and through the access code; lands on the dashboard. */
+/** Passes the MFA step of /admin/login with the authenticator's current code. */
+async function passMfa(page) {
+  await visible(page.getByRole('heading', { level: 1, name: 'Two-factor verification' }));
+  await page.getByLabel('Authentication code').fill(totp(TOTP_SECRET));
+  await page.getByRole('button', { name: 'Verify code' }).click();
+  await expectToast(page, 'Two-factor verification complete');
+  await visible(page.getByRole('heading', { level: 1, name: 'Admin Verification' }));
+}
+
+/** Signs the admin in, through the second factor and the access code; lands on the dashboard. */
 async function enterAdmin(page, url) {
   await page.goto(`${url}/admin/login`);
   await expectPath(page, '/login');
   await submitSignIn(page, demo.admin);
   await expectPath(page, '/admin/login');
+  await passMfa(page);
   await page.getByLabel('Access code').fill(ACCESS_CODE);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expectToast(page, 'Admin verified successfully');
@@ -57,7 +76,7 @@ async function openSection(page, name) {
 describe('admin panel', { timeout: 600_000 }, () => {
   const app = useDemoStack();
 
-  test('access code: a wrong code is refused and audited, the right one admits this session', { timeout: 120_000 }, async () => {
+  test('MFA then access code: wrong codes are refused (the code audited), the right ones admit this session', { timeout: 150_000 }, async () => {
     await withBrowser({ shots: 'admin-access' }, async (b) => {
       const { page } = b;
       const url = app.stack.url;
@@ -65,7 +84,31 @@ describe('admin panel', { timeout: 600_000 }, () => {
       await expectPath(page, '/login');
       await submitSignIn(page, demo.admin);
       await expectPath(page, '/admin/login');
-      await visible(page.getByRole('heading', { level: 1, name: 'Admin Verification' }));
+      // The second factor comes first: the session is aal1.
+      await visible(page.getByRole('heading', { level: 1, name: 'Two-factor verification' }));
+      const aal = () => one(app.stack, `select s.aal from auth.sessions s where s.user_id = :'id' order by s.created_at desc limit 1`, { id: ADMIN_ID });
+      assert.deepEqual(await aal(), ['aal1']);
+      // Until then the admin reads like a user: no admin RLS reads, no admin functions.
+      const { aalOne, stats } = await page.evaluate(async (apikey) => {
+        const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
+        const { access_token: token } = JSON.parse(localStorage.getItem(key));
+        const headers = { Authorization: `Bearer ${token}`, apikey, 'Content-Type': 'application/json' };
+        const audit = await fetch('/rest/v1/admin_audit?select=id&limit=1', { headers });
+        const rpc = await fetch('/rest/v1/rpc/get_dashboard_stats', { method: 'POST', headers, body: '{}' });
+        return { aalOne: await audit.json(), stats: await rpc.json() };
+      }, app.stack.anonKey);
+      assert.deepEqual(aalOne, [], 'is_admin() is false at aal1');
+      assert.equal(stats.message, 'Two-factor verification required');
+      await page.getByLabel('Authentication code').fill('12');
+      await page.getByRole('button', { name: 'Verify code' }).click();
+      await visible(page.getByRole('alert').filter({ hasText: 'Enter the 6-digit code' }));
+      await page.getByLabel('Authentication code').fill(wrongTotp(TOTP_SECRET));
+      await page.getByRole('button', { name: 'Verify code' }).click();
+      await expectToast(page, 'Invalid verification code. Check your authenticator app and try again.');
+      assert.deepEqual(await aal(), ['aal1'], 'a wrong code leaves the session at aal1');
+      await b.shot('mfa');
+      await passMfa(page);
+      assert.deepEqual(await aal(), ['aal2'], 'the right code lifts the session to aal2');
       // Empty: the field's own message, no call.
       await page.getByRole('button', { name: 'Verify' }).click();
       await visible(page.getByRole('alert').filter({ hasText: 'Access code is required' }));
@@ -320,6 +363,71 @@ describe('admin panel', { timeout: 600_000 }, () => {
     });
   });
 
+  test('delete profile: confirmed, the account closed, its listings off the site, audited', { timeout: 150_000 }, async () => {
+    const service = app.stack.client(app.stack.serviceRoleKey);
+    const leaving = { email: `leaving.${Date.now()}@kejanest.test`, password: 'Leaving-Demo-2024' };
+    const created = await service.auth.admin.createUser({ ...leaving, email_confirm: true, user_metadata: { full_name: 'Leaving Tenant' } });
+    assert.equal(created.error, null, created.error?.message);
+    const id = created.data.user.id;
+    const [listing] = await one(app.stack, `insert into public.properties (user_id, title, type, purpose, price, location)
+      values (:'id', 'Leaving flat', 'Bedsitter', 'Rent', 8000, 'Ruaka') returning id`, { id });
+    await sql(app.stack, `update public.properties set is_active = true, payment_status = 'paid', paid_until = now() + interval '30 days'
+      where id = :'listing'`, { listing });
+
+    await withBrowser({ shots: 'admin-delete' }, async (b) => {
+      const { page } = b;
+      await enterAdmin(page, app.stack.url);
+      await openSection(page, 'Users');
+      await page.getByRole('searchbox', { name: 'Search users' }).fill(leaving.email);
+      const row = page.getByRole('row').filter({ hasText: leaving.email });
+      await visible(row);
+      // The admin's own row offers no deletion.
+      await page.getByRole('searchbox', { name: 'Search users' }).fill('admin@kejanest.test');
+      const adminRow = page.getByRole('row').filter({ hasText: 'admin@kejanest.test' });
+      assert.equal(await (await visible(adminRow)).getByRole('button', { name: 'Delete profile' }).isDisabled(), true);
+      await page.getByRole('searchbox', { name: 'Search users' }).fill(leaving.email);
+      await row.getByRole('button', { name: 'Delete profile' }).click();
+      const dialog = await visible(page.getByRole('dialog'));
+      await visible(dialog.getByText('Are you sure you want to delete this user profile? This action cannot be undone.'));
+      await dialog.getByLabel('Reason (optional)').fill('Asked to close the account');
+      await b.shot('delete-confirm');
+      await dialog.getByRole('button', { name: 'Delete profile' }).click();
+      await expectToast(page, 'User profile deleted successfully');
+      await visible(page.getByText('No users found'));
+    });
+    const state = await one(app.stack, `select u.deleted_at is not null, u.banned_until > now(), p.full_name is null, l.is_active
+      from auth.users u join public.profiles p on p.id = u.id join public.properties l on l.user_id = u.id where u.id = :'id'`, { id });
+    assert.deepEqual(state, ['t', 't', 't', 'f'], 'closed, banned, anonymised, listing off the site');
+    assert.deepEqual(await one(app.stack, `select action, reason from public.admin_audit where subject_user_id = :'id'`, { id }),
+      ['user.delete', 'Asked to close the account']);
+    const signIn = await app.stack.client().auth.signInWithPassword(leaving);
+    assert.ok(signIn.error, 'a deleted user cannot sign in');
+  });
+
+  test('the Live indicator shows Offline when the realtime socket drops, recovers by itself, and the figures catch up', { timeout: 180_000 }, async () => {
+    await withBrowser({ shots: 'admin-socket' }, async (b) => {
+      const { page } = b;
+      await enterAdmin(page, app.stack.url);
+      const indicator = (state) => page.locator(`[role="status"][data-live="${state}"]`);
+      await visible(indicator('live'));
+      const figure = page.locator('[data-stat="totalProperties"]');
+      const before = numberIn(await textOf(await visible(figure)));
+      // The realtime server dies (devstack restarts it after a short backoff).
+      app.stack.killReplica('realtime', 0);
+      await indicator('offline').waitFor({ timeout: 30_000 });
+      await visible(page.getByText('Offline, reconnecting…'));
+      await b.shot('offline');
+      // A listing created while the socket is down.
+      await sql(app.stack, `insert into public.properties (user_id, title, type, purpose, price, location)
+        values (:'id', 'Created while offline', 'Bedsitter', 'Rent', 9000, 'Ruaka')`, { id: AMINA_ID });
+      // supabase-js reconnects on its own; the dashboard re-fetches on rejoin.
+      await indicator('live').waitFor({ timeout: 90_000 });
+      await page.locator('[data-stat="totalProperties"]', { hasText: String(before + 1) }).waitFor({ timeout: 15_000 });
+      const [count] = await one(app.stack, `select count(*) from public.properties`);
+      assert.equal(Number(count), before + 1);
+    });
+  });
+
   test('a non-admin is refused at the admin routes and functions', { timeout: 120_000 }, async () => {
     await withBrowser({ shots: 'admin-refused' }, async (b) => {
       const { page } = b;
@@ -337,11 +445,17 @@ describe('admin panel', { timeout: 600_000 }, () => {
       ['get_dashboard_stats', {}],
       ['admin_list_users', { p_search: null, p_limit: 10, p_offset: 0 }],
       ['admin_analytics', { p_days: 30 }],
-      ['verify_admin_access', { p_code: ACCESS_CODE }],
+      ['admin_delete_user', { p_user_id: BRIAN_ID }],
     ]) {
       const res = await client.rpc(fn, args);
       assert.equal(res.error?.message, 'Admin privileges required', `${fn} refused`);
     }
+    // The access code is refused as a result, so the refusal's audit row stays.
+    const refusal = await client.rpc('verify_admin_access', { p_code: ACCESS_CODE });
+    assert.equal(refusal.error, null);
+    assert.deepEqual(refusal.data, { verified: false, error: 'not_admin' });
+    const audited = await one(app.stack, `select action, reason, actor_id::text from public.admin_audit where subject_user_id = :'id' order by id desc limit 1`, { id: AMINA_ID });
+    assert.deepEqual(audited, ['access.refused', 'Not an administrator', AMINA_ID]);
     const audit = await client.from('admin_audit').select('id');
     assert.deepEqual(audit.data, [], 'the audit is hidden from users');
   });

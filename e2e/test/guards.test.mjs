@@ -12,6 +12,7 @@ import { describe, test } from 'node:test';
 import { openAccountMenu, submitSignIn } from '../lib/app.mjs';
 import { expectPath, expectToast, pathOf, visible, withBrowser } from '../lib/browser.mjs';
 import { demo, useDemoStack } from '../lib/stack.mjs';
+import { totp } from '../lib/totp.mjs';
 
 const NOT_BUILT = 'screen not in the app yet (shows "Coming soon"): marketplace-spec §2 signed-in and admin routes';
 
@@ -171,6 +172,10 @@ describe('guards', { timeout: 300_000 }, () => {
       await assertScreenExists(page);
       await page.goto(`${app.stack.url}/admin/dashboard`);
       await expectPath(page, '/admin/login');
+      // The demo admin's second factor comes first (sql/seed/0005_demo_admin_mfa.sql).
+      await page.getByLabel('Authentication code').fill(totp('KEJANESTADMINDEMOTOTPSECRET23456'));
+      await page.getByRole('button', { name: 'Verify code' }).click();
+      await expectToast(page, 'Two-factor verification complete');
       const code = page.getByRole('textbox').first();
       await code.fill('not-the-code');
       await page.getByRole('button', { name: /verify|continue|submit|enter/i }).click();

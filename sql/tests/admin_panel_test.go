@@ -144,13 +144,35 @@ func TestAdminAccessCode(t *testing.T) {
 		t.Errorf("after the lock: %v %+v", out, r)
 	}
 
-	// Not an admin: refused outright; anon may not call it at all.
+	// Not an admin: refused, and the refusal is audited (it is returned, not
+	// raised, so its row commits); the misses count against the same limit.
 	us := sessionCaller{Caller: u.caller(), SessionID: e.newSession(t, u), AAL: "aal1"}
-	fails(t, us.exec(e, false, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`), "42501", "Admin privileges required")
+	for i := 0; i < 5; i++ {
+		if r := us.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`); r.Err != nil {
+			t.Fatalf("non-admin attempt: %s", r.Message)
+		}
+		if out["verified"] != false || out["error"] != "not_admin" {
+			t.Errorf("non-admin attempt %d: %v", i, out)
+		}
+	}
+	if n := auditCount(t, e, "access.refused", u.ID); n != 5 {
+		t.Errorf("non-admin refusals audited: %d, want 5", n)
+	}
+	var actor, reason string
+	e.scalar(t, &actor, `select actor_id::text from public.admin_audit where subject_user_id = $1 order by id desc limit 1`, u.ID)
+	e.scalar(t, &reason, `select reason from public.admin_audit where subject_user_id = $1 order by id desc limit 1`, u.ID)
+	if actor != u.ID || reason != "Not an administrator" {
+		t.Errorf("non-admin audit row: actor %s reason %q", actor, reason)
+	}
+	us.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`)
+	if out["error"] != "too_many_attempts" {
+		t.Errorf("sixth non-admin attempt: %v", out)
+	}
 	us.exec(e, false, &verified, `select public.admin_session_verified()`)
 	if verified {
 		t.Error("a user's session is admin-verified")
 	}
+	fails(t, e.try(Service(), `select public.verify_admin_access('KEJA-ADMIN-2024')`), "P0001", "The access code is entered by a signed-in administrator")
 	fails(t, e.try(Anon(), `select public.verify_admin_access('KEJA-ADMIN-2024')`), "42501", "permission denied for function verify_admin_access")
 	// Changing the code is service_role's.
 	fails(t, e.try(admin.caller(), `select public.set_admin_access_code('another-code-1')`), "42501", "permission denied for function set_admin_access_code")
@@ -176,7 +198,7 @@ func TestAdminRequiresMFAWhenEnrolled(t *testing.T) {
 	e.mustSuper(t, `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at)
 		values (gen_random_uuid(), $1, 'Phone app', 'totp', 'unverified', now(), now())`, mfa.ID)
 
-	aal1 := sessionCaller{Caller: mfa.caller(), SessionID: e.newSession(t, mfa), AAL: "aal1"}
+	aal1 := sessionCaller{Caller: mfa.caller(), SessionID: mfa.SessionID, AAL: "aal1"}
 	// An unverified factor does not count yet.
 	if r := aal1.exec(e, false, nil, `select public.get_dashboard_stats()`); r.Err != nil {
 		t.Fatalf("unverified factor: %s", r.Message)
@@ -186,17 +208,152 @@ func TestAdminRequiresMFAWhenEnrolled(t *testing.T) {
 		`select public.get_dashboard_stats()`,
 		`select public.admin_analytics(30)`,
 		`select count(*) from public.admin_list_users(null, 10, 0)`,
-		`select public.verify_admin_access('KEJA-ADMIN-2024')`,
 	} {
 		fails(t, aal1.exec(e, false, nil, sql), "42501", "Two-factor verification required")
 	}
+	// The access step sends an aal1 admin to the MFA step, audited.
+	var out map[string]any
+	if r := aal1.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`); r.Err != nil || out["error"] != "mfa_required" {
+		t.Errorf("access code at aal1: %v %+v", out, r)
+	}
+	if n := auditCount(t, e, "access.refused", mfa.ID); n != 1 {
+		t.Errorf("aal1 refusal audited %d times", n)
+	}
+	// is_admin (the RLS read policies) does not count an aal1 session either.
+	e.mustSuper(t, `select app_private.audit($1, 'access.granted', 'session', null, $1, null)`, plain.ID)
+	var isAdmin bool
+	var rows int64
+	aal1.exec(e, false, &isAdmin, `select public.is_admin()`)
+	aal1.exec(e, false, &rows, `select count(*) from public.admin_audit`)
+	if isAdmin || rows != 0 {
+		t.Errorf("aal1 admin with a factor: is_admin %v, reads %d audit rows", isAdmin, rows)
+	}
 	aal2 := sessionCaller{Caller: mfa.caller(), SessionID: aal1.SessionID, AAL: "aal2"}
+	aal2.exec(e, false, &isAdmin, `select public.is_admin()`)
+	aal2.exec(e, false, &rows, `select count(*) from public.admin_audit`)
+	if !isAdmin || rows == 0 {
+		t.Errorf("aal2 admin: is_admin %v, reads %d audit rows", isAdmin, rows)
+	}
 	if r := aal2.exec(e, false, nil, `select public.get_dashboard_stats()`); r.Err != nil {
 		t.Errorf("aal2: %s", r.Message)
+	}
+	// A new aal2 session still needs the code, then the functions open.
+	fresh := sessionCaller{Caller: mfa.caller(), SessionID: e.newSession(t, mfa), AAL: "aal2"}
+	fails(t, fresh.exec(e, false, nil, `select public.get_dashboard_stats()`), "42501", "Admin access code required")
+	if r := fresh.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`); r.Err != nil || out["verified"] != true {
+		t.Fatalf("access code at aal2: %v %+v", out, r)
+	}
+	if r := fresh.exec(e, false, nil, `select public.get_dashboard_stats()`); r.Err != nil {
+		t.Errorf("aal2 after the code: %s", r.Message)
 	}
 	if r := e.try(plain.caller(), `select public.get_dashboard_stats()`); r.Err != nil {
 		t.Errorf("admin without a factor: %s", r.Message)
 	}
+}
+
+// Every admin function asks for the access code of the caller's session
+// (admin_session_verified); service_role has no session and passes.
+func TestAdminFunctionsRequireVerifiedSession(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Unverified Admin")
+	u := e.newUser(t, "Someone")
+	fresh := sessionCaller{Caller: admin.caller(), SessionID: e.newSession(t, admin), AAL: "aal1"}
+	const zero = "00000000-0000-0000-0000-000000000000"
+	for _, sql := range []string{
+		`select public.get_dashboard_stats()`,
+		`select public.admin_analytics(30)`,
+		`select count(*) from public.admin_list_users(null, 10, 0)`,
+		`select public.suspend_user('` + u.ID + `', '` + admin.ID + `', '10_days', null)`,
+		`select public.moderate_listing('property', '` + zero + `', 'approved', null)`,
+		`select public.admin_deactivate_listing('property', '` + zero + `', null)`,
+		`select public.resolve_trade_dispute('` + zero + `', 'buyer', 'x')`,
+		`select public.admin_delete_user('` + u.ID + `', null)`,
+		`select public.get_user_email('` + u.ID + `')`,
+	} {
+		fails(t, fresh.exec(e, false, nil, sql), "42501", "Admin access code required")
+	}
+	// The same admin's verified session, and service_role, pass.
+	for _, c := range []Caller{admin.caller(), Service()} {
+		if r := e.try(c, `select public.get_dashboard_stats()`); r.Err != nil {
+			t.Errorf("%s: %s", c.Role, r.Message)
+		}
+	}
+	var email string
+	e.value(t, Service(), &email, `select public.get_user_email($1)`, u.ID)
+	if email != u.Email {
+		t.Errorf("service_role get_user_email = %q", email)
+	}
+}
+
+// admin_delete_user: refuses admins and users with escrow (open trades,
+// active offers), then closes the account without touching the ledger.
+func TestAdminDeleteUser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Deleting Admin")
+	seller := e.newUser(t, "Leaving Seller")
+	buyer := e.newUser(t, "Staying Buyer")
+	e.mustSuper(t, `update public.profiles set phone_number = '0712999888' where id = $1`, seller.ID)
+
+	fails(t, e.try(seller.caller(), `select public.admin_delete_user($1, null)`, buyer.ID), "42501", "Admin privileges required")
+	fails(t, e.try(Anon(), `select public.admin_delete_user($1, null)`, buyer.ID), "42501", "permission denied for function admin_delete_user")
+	fails(t, e.try(admin.caller(), `select public.admin_delete_user($1, null)`, admin.ID), "P0001", "An administrator profile cannot be deleted")
+	fails(t, e.try(admin.caller(), `select public.admin_delete_user('00000000-0000-0000-0000-000000000000', null)`), "P0002", "This user does not exist")
+
+	// Coins in escrow: an active sell offer, then an open trade.
+	e.issue(t, seller, "nestcoins", 5000)
+	e.issue(t, seller, "crystals", 500)
+	var offerID, tradeID, propertyID string
+	e.value(t, seller.caller(), &offerID, `insert into public.p2p_offers (user_id, action, currency, amount, rate_per_unit, min_limit, max_limit,
+		payment_methods, auto_cancel_duration, expires_at) values ($1, 'sell', 'crystals', 100, 5, 10, 100, '{M-Pesa}', '7 days', now() + interval '7 days') returning id::text`, seller.ID)
+	fails(t, e.try(admin.caller(), `select public.admin_delete_user($1, null)`, seller.ID), "P0001", "This user has active P2P offers holding escrow; they must be closed first")
+	e.value(t, buyer.caller(), &tradeID, `select (public.open_p2p_trade($1, 20, 5, 'M-Pesa')).id::text`, offerID)
+	e.mustSuper(t, `update public.p2p_offers set status = 'cancelled' where id = $1`, offerID)
+	fails(t, e.try(admin.caller(), `select public.admin_delete_user($1, null)`, seller.ID), "P0001", "This user has open P2P trades; resolve or wait for them first")
+	ok(t, e.run(buyer.caller(), `select public.mark_trade_paid($1, 'QWE123RTY')`, tradeID))
+	ok(t, e.run(seller.caller(), `select public.release_trade($1)`, tradeID))
+
+	e.value(t, seller.caller(), &propertyID, `insert into public.properties (user_id, title, type, purpose, price, location) values ($1, 'Flat', 'Bedsitter', 'Rent', 9000, 'Karen') returning id::text`, seller.ID)
+	ok(t, e.run(seller.caller(), `select public.publish_listing('property', $1, 3)`, propertyID))
+	ok(t, e.run(admin.caller(), `select public.moderate_listing('property', $1, 'approved', null)`, propertyID))
+	sum := func() int64 { return e.int64(t, `select coalesce(sum(balance), 0) from public.wallets`) }
+	before := sum()
+	sellerSession := e.newSession(t, seller)
+
+	var out map[string]any
+	e.value(t, admin.caller(), &out, `select public.admin_delete_user($1, 'Asked to leave')`, seller.ID)
+	if out["deleted"] != true || out["listings_deactivated"] != float64(1) {
+		t.Errorf("delete result: %v", out)
+	}
+	var active, deleted, banned bool
+	var name, phone *string
+	e.scalar(t, &active, `select is_active from public.properties where id = $1`, propertyID)
+	e.scalar(t, &name, `select full_name from public.profiles where id = $1`, seller.ID)
+	e.scalar(t, &phone, `select phone_number from public.profiles where id = $1`, seller.ID)
+	e.scalar(t, &deleted, `select deleted_at is not null from auth.users where id = $1`, seller.ID)
+	e.scalar(t, &banned, `select banned_until > now() + interval '50 years' from auth.users where id = $1`, seller.ID)
+	if active || name != nil || phone != nil || !deleted || !banned {
+		t.Errorf("after delete: active %v name %v phone %v deleted %v banned %v", active, name, phone, deleted, banned)
+	}
+	if n := e.int64(t, `select count(*) from auth.sessions where id = $1`, sellerSession); n != 0 {
+		t.Error("the deleted user's session survived")
+	}
+	if after := sum(); after != before {
+		t.Errorf("wallet total moved: %d -> %d", before, after)
+	}
+	if n := e.int64(t, `select count(*) from public.p2p_trades where id = $1`, tradeID); n != 1 {
+		t.Error("the trade history is gone")
+	}
+	if n := auditCount(t, e, "user.delete", seller.ID); n != 1 {
+		t.Errorf("user.delete audited %d times", n)
+	}
+	var n int64
+	e.value(t, admin.caller(), &n, `select count(*) from public.admin_list_users($1, 10, 0)`, seller.Email)
+	if n != 0 {
+		t.Error("a deleted user is still listed")
+	}
+	fails(t, e.try(admin.caller(), `select public.admin_delete_user($1, null)`, seller.ID), "P0002", "This user does not exist")
 }
 
 // Every admin action leaves one audit row with the actor, subject and reason,

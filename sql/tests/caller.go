@@ -21,6 +21,9 @@ type Caller struct {
 	Role   string
 	UserID string
 	Email  string
+	// SessionID is the JWT's session_id claim, when the test gives the
+	// caller an auth session (admins: see newAdmin).
+	SessionID string
 }
 
 // Anon is a request without a user.
@@ -40,6 +43,9 @@ func (c Caller) Claims() string {
 		m["sub"] = c.UserID
 		m["aud"] = "authenticated"
 		m["email"] = c.Email
+	}
+	if c.SessionID != "" {
+		m["session_id"] = c.SessionID
 	}
 	b, _ := json.Marshal(m)
 	return string(b)

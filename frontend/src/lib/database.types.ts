@@ -970,6 +970,7 @@ export type Database = {
       }
       admin_analytics: { Args: { p_days?: number }; Returns: Json }
       admin_deactivate_listing: { Args: { p_kind: string; p_listing_id: string; p_reason?: string | null }; Returns: Json }
+      admin_delete_user: { Args: { p_user_id: string; p_reason?: string | null }; Returns: Json }
       suspend_user: {
         Args: { p_user_id: string; p_admin_id: string; p_suspension_type: string; p_reason?: string | null }
         Returns: Json

@@ -83,8 +83,18 @@ export function createFakeSupabase(respond: Responder = () => ({ data: [], count
       resetPasswordForEmail: vi.fn(),
       updateUser: vi.fn(),
       signOut: vi.fn(),
+      // MFA: by default no factor is enrolled (aal1, nothing more to pass).
+      mfa: {
+        getAuthenticatorAssuranceLevel: vi.fn(async () => ({ data: { currentLevel: 'aal1', nextLevel: 'aal1', currentAuthenticationMethods: [] }, error: null })),
+        listFactors: vi.fn(async (): Promise<{ data: { all: unknown[]; totp: unknown[]; phone: unknown[] }; error: null }> => ({
+          data: { all: [], totp: [], phone: [] },
+          error: null,
+        })),
+        challengeAndVerify: vi.fn(),
+      },
     },
     storage: { from: vi.fn() },
+    realtime: { setAuth: vi.fn(async () => {}) },
   }
 
   return {

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { Outlet, useParams, useRoutes, type RouteObject } from 'react-router'
 
-import { AccessCodeForm } from '@/features/admin/components/access-code-form'
+import { AdminLoginSteps } from '@/features/admin/components/admin-login-steps'
 import { AdminDashboard } from '@/features/admin/components/admin-dashboard'
 import { AdminGuard, AdminLeavingProvider } from '@/features/admin/components/admin-guard'
 import { AdminInbox } from '@/features/admin/components/admin-inbox'
@@ -35,12 +35,12 @@ export function AdminShellRoute() {
   )
 }
 
-/** /admin/login: the access code, for the signed-in admin account only. */
+/** /admin/login: the second factor (when enrolled) and the access code, for the signed-in admin account only. */
 export function AdminLoginRoute() {
   return (
     <AdminGuard requireCode={false}>
       <main className="flex min-h-svh items-center justify-center bg-muted/40 p-4">
-        <AccessCodeForm />
+        <AdminLoginSteps />
       </main>
     </AdminGuard>
   )

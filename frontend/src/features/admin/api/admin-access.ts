@@ -62,6 +62,48 @@ export type AccessResult =
   | { verified: true }
   | { verified: false; error: 'invalid_code'; attempts_left: number }
   | { verified: false; error: 'too_many_attempts'; retry_after: string }
+  | { verified: false; error: 'not_admin' }
+  | { verified: false; error: 'mfa_required' }
+
+/**
+ * The MFA step of the access flow: whether this session still has to pass a
+ * verified TOTP factor (aal1 now, aal2 possible), and which factor.
+ */
+export type MfaStep = { required: false } | { required: true; factorId: string }
+
+export async function getMfaStep(): Promise<MfaStep> {
+  const { data: aal, error } = await supabase.auth.mfa.getAuthenticatorAssuranceLevel()
+  if (error) throw error
+  if (aal.currentLevel === 'aal2' || aal.nextLevel !== 'aal2') return { required: false }
+  const { data: factors, error: listError } = await supabase.auth.mfa.listFactors()
+  if (listError) throw listError
+  const totp = factors.totp.find((f) => f.status === 'verified')
+  return totp ? { required: true, factorId: totp.id } : { required: false }
+}
+
+export function useMfaStep(userId: string | undefined) {
+  return useQuery({ queryKey: adminKeys.mfa(userId), queryFn: getMfaStep, enabled: !!userId, staleTime: 0, retry: 1 })
+}
+
+/** The 6-digit code of a TOTP factor: lifts the session to aal2 (same session, new tokens). */
+export function useVerifyMfa() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ factorId, code }: { factorId: string; code: string }) => {
+      const { data, error } = await supabase.auth.mfa.challengeAndVerify({ factorId, code })
+      if (error) throw error
+      // supabase-js hands Realtime a new token only on SIGNED_IN and
+      // TOKEN_REFRESHED, not on MFA_CHALLENGE_VERIFIED: without this the
+      // socket keeps the aal1 token and the admin's RLS reads (is_admin()
+      // wants aal2) stay closed to the live screens until the next refresh.
+      await supabase.realtime.setAuth(data.access_token)
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'mfa'] })
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'gate'] })
+    },
+  })
+}
 
 /** The spec's 500 ms check delay, kept so a guess costs at least that long. */
 export const ADMIN_CODE_DELAY_MS = 500

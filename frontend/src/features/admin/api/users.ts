@@ -61,6 +61,19 @@ export function useSuspendUser() {
   return useMutation({ mutationFn: suspendUser, onSuccess: invalidate })
 }
 
+/**
+ * "Delete profile" (admin_delete_user, 0029): closes the account without
+ * touching the ledger; refused for admins and users with coins in escrow.
+ */
+export async function deleteUser({ userId, reason }: { userId: string; reason?: string }) {
+  await supabase.rpc('admin_delete_user', { p_user_id: userId, p_reason: reason?.trim() || null }).throwOnError()
+}
+
+export function useDeleteUser() {
+  const invalidate = useInvalidateUsers()
+  return useMutation({ mutationFn: deleteUser, onSuccess: invalidate })
+}
+
 export function useUnsuspendUser() {
   const invalidate = useInvalidateUsers()
   return useMutation({ mutationFn: unsuspendUser, onSuccess: invalidate })

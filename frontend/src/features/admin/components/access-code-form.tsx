@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
+import { useQueryClient } from '@tanstack/react-query'
 import { ShieldCheckIcon } from 'lucide-react'
 import { useForm } from 'react-hook-form'
 import { useNavigate } from 'react-router'
@@ -26,6 +27,7 @@ function minutesUntil(iso: string): number {
 export function AccessCodeForm() {
   const navigate = useNavigate()
   const verify = useVerifyAdminAccess()
+  const queryClient = useQueryClient()
   const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { code: '' } })
   const error = form.formState.errors.code
 
@@ -35,6 +37,12 @@ export function AccessCodeForm() {
       if (result.verified) {
         toast({ title: tA('admin.login.success'), variant: 'success' })
         navigate(paths.adminDashboard, { replace: true })
+      } else if (result.error === 'not_admin') {
+        toast({ title: tA('admin.guard.notAdmin'), variant: 'destructive' })
+        navigate(paths.root, { replace: true })
+      } else if (result.error === 'mfa_required') {
+        toast({ title: tA('admin.login.mfa'), variant: 'destructive' })
+        void queryClient.invalidateQueries({ queryKey: ['admin', 'mfa'] })
       } else if (result.error === 'too_many_attempts') {
         toast({ title: tA('admin.login.tooMany', { minutes: minutesUntil(result.retry_after) }), variant: 'destructive' })
       } else {

@@ -12,6 +12,7 @@ import type { AdminKey } from '@/lib/i18n/en-admin'
 import { tA, useAdminTranslation } from '@/lib/i18n/admin'
 
 import { USERS_PAGE_SIZE, useUnsuspendUser, useUsers, type AdminUserRow } from '../api/users'
+import { DeleteUserDialog } from './delete-user-dialog'
 import { SuspendDialog } from './suspend-dialog'
 
 function kycLabel(status: AdminUserRow['kyc_status']): string {
@@ -27,6 +28,7 @@ export function UsersTable() {
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(1)
   const [suspending, setSuspending] = useState<{ id: string; name: string } | null>(null)
+  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null)
   const users = useUsers(search, page)
   const unsuspend = useUnsuspendUser()
 
@@ -118,6 +120,9 @@ export function UsersTable() {
                               {tA('admin.users.suspend')}
                             </Button>
                           )}
+                          <Button size="sm" variant="outline" disabled={row.role === 'admin'} onClick={() => setDeleting({ id: row.id, name })}>
+                            {tA('admin.users.delete')}
+                          </Button>
                         </div>
                       </td>
                     </tr>
@@ -140,6 +145,7 @@ export function UsersTable() {
         </>
       )}
       <SuspendDialog user={suspending} onClose={() => setSuspending(null)} />
+      <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />
     </div>
   )
 }

@@ -137,6 +137,66 @@ describe('/admin/login', () => {
   })
 })
 
+describe('/admin/login MFA step', () => {
+  it('asks an aal1 admin with a verified factor for the 6-digit code, refuses a wrong one, then shows the access code', async () => {
+    const user = userEvent.setup()
+    let level = 'aal1'
+    fake.client.auth.mfa.getAuthenticatorAssuranceLevel.mockImplementation(async () => ({
+      data: { currentLevel: level, nextLevel: 'aal2', currentAuthenticationMethods: [] },
+      error: null,
+    }))
+    fake.client.auth.mfa.listFactors.mockImplementation(async () => ({
+      data: { all: [], totp: [{ id: 'f1', factor_type: 'totp', status: 'verified' }], phone: [] },
+      error: null,
+    }))
+    fake.client.auth.mfa.challengeAndVerify.mockImplementation(async ({ code }: { code: string }) => {
+      if (code !== '123456') return { data: null, error: Object.assign(new Error('Invalid TOTP code entered'), { code: 'mfa_verification_failed' }) }
+      level = 'aal2'
+      return { data: { access_token: 'aal2-token' }, error: null }
+    })
+    rpc({ admin_session_verified: false })
+    try {
+      await renderApp('/admin/login', { session: admin })
+      await screen.findByRole('heading', { name: 'Two-factor verification' })
+      expect(screen.queryByLabelText('Access code')).toBeNull()
+      await user.type(screen.getByLabelText('Authentication code'), '12')
+      await user.click(screen.getByRole('button', { name: 'Verify code' }))
+      expect(await screen.findByRole('alert')).toHaveTextContent('Enter the 6-digit code')
+      expect(fake.client.auth.mfa.challengeAndVerify).not.toHaveBeenCalled()
+
+      await user.clear(screen.getByLabelText('Authentication code'))
+      await user.type(screen.getByLabelText('Authentication code'), '654321')
+      await user.click(screen.getByRole('button', { name: 'Verify code' }))
+      await waitFor(() => expect(toastText().join()).toContain('Invalid verification code. Check your authenticator app and try again.'))
+      expect(screen.getByRole('heading', { name: 'Two-factor verification' })).toBeInTheDocument()
+
+      await user.type(screen.getByLabelText('Authentication code'), '123456')
+      await user.click(screen.getByRole('button', { name: 'Verify code' }))
+      expect(fake.client.auth.mfa.challengeAndVerify).toHaveBeenLastCalledWith({ factorId: 'f1', code: '123456' })
+      await screen.findByRole('heading', { name: 'Admin Verification' })
+      expect(toastText().join()).toContain('Two-factor verification complete')
+      // The live screens' socket gets the aal2 token too.
+      expect(fake.client.realtime.setAuth).toHaveBeenCalledWith('aal2-token')
+    } finally {
+      fake.client.auth.mfa.getAuthenticatorAssuranceLevel.mockImplementation(async () => ({
+        data: { currentLevel: 'aal1', nextLevel: 'aal1', currentAuthenticationMethods: [] },
+        error: null,
+      }))
+      fake.client.auth.mfa.listFactors.mockImplementation(async () => ({ data: { all: [], totp: [], phone: [] }, error: null }))
+    }
+  }, 20_000)
+
+  it('maps a non-admin refusal of the access code to the guard message', async () => {
+    const user = userEvent.setup()
+    rpc({ admin_session_verified: false, verify_admin_access: { verified: false, error: 'not_admin' } })
+    const { router } = await renderApp('/admin/login', { session: admin })
+    await user.type(await screen.findByLabelText('Access code'), 'KEJA-ADMIN-2024')
+    await user.click(screen.getByRole('button', { name: 'Verify' }))
+    await waitFor(() => expect(toastText().join()).toContain('You do not have admin privileges.'))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
+  })
+})
+
 async function renderVerified(path: string) {
   localStorage.setItem('adminVerified', 'true')
   return renderApp(path, { session: admin })
@@ -208,6 +268,29 @@ describe('users', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Suspend User' }))
     await waitFor(() => expect(toastText().join()).toContain('User suspended successfully'))
     expect(suspend).toHaveBeenCalledWith({ p_user_id: 'u1', p_admin_id: admin.user.id, p_suspension_type: '30_days', p_reason: null })
+  })
+
+  it('deletes a profile after the spec confirmation, and shows the refusal', async () => {
+    const user = userEvent.setup()
+    let refuse = true
+    const remove = vi.fn(() => (refuse ? new Error('This user has open P2P trades; resolve or wait for them first') : { deleted: true }))
+    rpc({ admin_session_verified: true, admin_list_users: rows, admin_delete_user: remove })
+    await renderVerified('/admin/users')
+    const row = await screen.findByRole('row', { name: /brian@example.com/ })
+    await user.click(within(row).getByRole('button', { name: 'Delete profile' }))
+    let dialog = await screen.findByRole('dialog', { name: 'Delete Brian Otieno' })
+    expect(within(dialog).getByText('Are you sure you want to delete this user profile? This action cannot be undone.')).toBeInTheDocument()
+    await user.click(within(dialog).getByRole('button', { name: 'Delete profile' }))
+    await waitFor(() => expect(toastText().join()).toContain('Failed to delete user profile'))
+    expect(toastText().join()).toContain('This user has open P2P trades')
+    refuse = false
+    await user.click(within(await screen.findByRole('row', { name: /brian@example.com/ })).getByRole('button', { name: 'Delete profile' }))
+    dialog = await screen.findByRole('dialog', { name: 'Delete Brian Otieno' })
+    await user.type(within(dialog).getByLabelText('Reason (optional)'), 'Asked to leave')
+    await user.click(within(dialog).getByRole('button', { name: 'Delete profile' }))
+    await waitFor(() => expect(toastText().join()).toContain('User profile deleted successfully'))
+    expect(remove).toHaveBeenLastCalledWith({ p_user_id: 'u1', p_reason: 'Asked to leave' })
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   })
 
   it('searches on the server and shows the failure message', async () => {
