@@ -1,21 +1,24 @@
-// Command restbench measures rest against a floor: a plain net/http + pgx
-// server answering the same listing queries with the same JSON, started in
-// the same run. It creates its own database (the migrations plus 100k rows
-// of public.properties), serves both on loopback, drives each with the same
-// number of keep-alive connections for a bounded time and request count,
-// and prints requests/s and latency percentiles. It is a program, not a
-// test: `go test` never runs it.
+// Command restbench measures rest, directly and through the gateway,
+// against a floor: a plain net/http + pgx server answering the same listing
+// queries with the same JSON, started in the same run. It creates its own
+// database (the migrations plus 100k rows of public.properties), serves
+// rest and the floor on loopback, runs the real gateway (built from this
+// repository, as a child process) in front of that rest, drives each server
+// with the same number of keep-alive connections for a bounded time and
+// request count, and prints requests/s and latency percentiles. It is a
+// program, not a test: `go test` never runs it.
 //
-// The machine it runs on is usually shared (the load generator, both
+// The machine it runs on is usually shared (the load generator, the
 // servers and Postgres on a few cores, often beside other work), so one
 // run's throughput swings with whatever else is running. The measured time
-// is therefore cut into rounds that alternate the two servers in ABBA
-// order (floor, rest; rest, floor; …), so that a load rising or falling
-// during the run, or whatever one run leaves behind for the next (garbage
-// to collect, a busier Postgres), favours neither; and "of floor" is the
-// median of the rounds' rest/floor ratios, which a burst of outside load
-// during one round cannot move much (the ratio of the pooled requests/s is
-// printed beside the rounds). Requests/s and percentiles pool all rounds.
+// is therefore cut into rounds that alternate the servers in ABBA order
+// (floor, rest, gateway; gateway, rest, floor; …), so that a load rising or
+// falling during the run, or whatever one run leaves behind for the next
+// (garbage to collect, a busier Postgres), favours none; and "of floor" is
+// the median of the rounds' server/floor ratios, which a burst of outside
+// load during one round cannot move much (the ratio of the pooled
+// requests/s is printed beside the rounds). Requests/s and percentiles pool
+// all rounds.
 //
 //	go run ./rest/cmd/restbench -duration 20s -rounds 20 -conns 16
 package main
@@ -154,26 +157,71 @@ from generate_series(1, 100000) g;
 analyze public.properties;
 `
 
+// servers are the three a scenario is measured on, in the order of the
+// first half of an ABBA round.
+var servers = []string{"floor", "rest", "gateway"}
+
+// options are the command's flags.
+type options struct {
+	duration, warmup time.Duration
+	conns, maxReqs   int
+	pool             int32
+	rounds           int
+	// only holds the servers measured (all by default).
+	only map[string]bool
+	// pick selects the scenarios whose name contains it.
+	pick string
+	// profile is the -cpuprofile file prefix; gatewayBin the -gateway-bin.
+	profile, gatewayBin string
+}
+
 func main() {
-	duration := flag.Duration("duration", 20*time.Second, "measured time per server and scenario")
-	warmup := flag.Duration("warmup", 2*time.Second, "unmeasured warm-up per server and scenario")
-	conns := flag.Int("conns", 16, "concurrent keep-alive connections")
-	maxReqs := flag.Int("max-requests", 2_000_000, "stop a run after this many requests")
-	pool := flag.Int("pool", 10, "database connections of each server")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the rest runs to this file")
-	flag.StringVar(&only, "only", "", "run just one server: floor or rest (for profiling)")
-	flag.StringVar(&pick, "scenario", "", "run only the scenarios whose name contains this")
-	flag.IntVar(&rounds, "rounds", 20, "alternate floor and rest this many times per scenario (each gets duration/rounds), so a load that varies over time hits both alike")
+	var o options
+	var pool int
+	var only string
+	flag.DurationVar(&o.duration, "duration", 20*time.Second, "measured time per server and scenario")
+	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured warm-up per server and scenario")
+	flag.IntVar(&o.conns, "conns", 16, "concurrent keep-alive connections")
+	flag.IntVar(&o.maxReqs, "max-requests", 2_000_000, "stop a round after this many requests")
+	flag.IntVar(&pool, "pool", 10, "database connections of each server")
+	flag.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the rest runs to this file")
+	flag.StringVar(&only, "only", strings.Join(servers, ","), "run only these servers, a comma list of floor, rest and gateway (ratios need floor)")
+	flag.StringVar(&o.pick, "scenario", "", "run only the scenarios whose name contains this")
+	flag.IntVar(&o.rounds, "rounds", 20, "alternate the servers this many times per scenario in ABBA order (each gets duration/rounds), so a load that varies over time hits all alike")
+	flag.StringVar(&o.gatewayBin, "gateway-bin", "", "gateway binary to run in front of rest; empty builds gateway/cmd/gateway from this repository")
 	flag.Parse()
-	profile = *cpuProfile
-	if err := run(*duration, *warmup, *conns, *maxReqs, int32(*pool)); err != nil {
+	o.pool = int32(pool)
+	o.rounds = max(o.rounds, 1)
+	o.only = map[string]bool{}
+	for _, s := range strings.Split(only, ",") {
+		s = strings.TrimSpace(s)
+		if !slices.Contains(servers, s) {
+			fmt.Fprintf(os.Stderr, "restbench: -only: unknown server %q (floor, rest, gateway)\n", s)
+			os.Exit(2)
+		}
+		o.only[s] = true
+	}
+	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "restbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(duration, warmup time.Duration, conns, maxReqs int, poolSize int32) error {
+func run(o options) error {
 	ctx := context.Background()
+	tmp, err := os.MkdirTemp("", "restbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	gatewayBin := o.gatewayBin
+	if o.only["gateway"] && gatewayBin == "" {
+		fmt.Println("building the gateway…")
+		if gatewayBin, err = buildGateway(ctx, tmp); err != nil {
+			return err
+		}
+	}
+
 	admin, err := pgtest.ServerURL(ctx)
 	if err != nil {
 		return err
@@ -197,131 +245,176 @@ func run(duration, warmup time.Duration, conns, maxReqs int, poolSize int32) err
 		return fmt.Errorf("seed: %w", err)
 	}
 
-	restURL, stopRest, err := startRest(ctx, withUser(dbURL, "authenticator"), poolSize)
+	restURL, stopRest, err := startRest(ctx, withUser(dbURL, "authenticator"), o.pool)
 	if err != nil {
 		return err
 	}
 	defer stopRest()
-	floorURL, stopFloor, err := startFloor(ctx, dbURL, poolSize)
+	floorURL, stopFloor, err := startFloor(ctx, dbURL, o.pool)
 	if err != nil {
 		return err
 	}
 	defer stopFloor()
 
-	anonJWT, err := jwtverify.SignHS256(map[string]any{"role": "anon", "iss": "restbench", "exp": time.Now().Add(time.Hour).Unix()}, []byte(secret))
+	// The keys outlive any run the flags allow in practice; an expired
+	// key would turn every request into a 401.
+	exp := time.Now().Add(24 * time.Hour).Unix()
+	anonKey, err := jwtverify.SignHS256(map[string]any{"role": "anon", "iss": "restbench", "exp": exp}, []byte(secret))
 	if err != nil {
 		return err
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns, DisableCompression: true}, Timeout: 10 * time.Second}
-	rest := func(sc scenario) *http.Request {
-		r, _ := http.NewRequest("GET", restURL+sc.rest, nil)
-		// What the gateway forwards: the key turned into a JWT, the profile
-		// supabase-js sends, and the gateway's request id.
-		r.Header.Set("Authorization", "Bearer "+anonJWT)
-		r.Header.Set("Accept-Profile", "public")
-		r.Header.Set("X-Request-Id", "restbench")
-		if sc.prefer != "" {
-			r.Header.Set("Prefer", sc.prefer)
-		}
-		return r
+	serviceKey, err := jwtverify.SignHS256(map[string]any{"role": "service_role", "iss": "restbench", "exp": exp}, []byte(secret))
+	if err != nil {
+		return err
 	}
-	floor := func(sc scenario) *http.Request {
-		r, _ := http.NewRequest("GET", floorURL+"/?q="+url.QueryEscape(sc.name), nil)
-		return r
+	var gatewayURL string
+	if o.only["gateway"] {
+		var stopGateway func()
+		gatewayURL, stopGateway, err = startGateway(ctx, gatewayBin, restURL, gatewayKeys{anon: anonKey, serviceRole: serviceKey}, tmp)
+		if err != nil {
+			return err
+		}
+		defer stopGateway()
+	}
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.conns, MaxConnsPerHost: o.conns, DisableCompression: true}, Timeout: 10 * time.Second}
+	request := map[string]func(scenario) *http.Request{
+		"floor": func(sc scenario) *http.Request {
+			r, _ := http.NewRequest("GET", floorURL+"/?q="+url.QueryEscape(sc.name), nil)
+			return r
+		},
+		"rest": func(sc scenario) *http.Request {
+			r, _ := http.NewRequest("GET", restURL+sc.rest, nil)
+			// What the gateway forwards: the key as the bearer, the
+			// profile supabase-js sends, and the gateway's request id.
+			r.Header.Set("Authorization", "Bearer "+anonKey)
+			r.Header.Set("Accept-Profile", "public")
+			r.Header.Set("X-Request-Id", "restbench")
+			if sc.prefer != "" {
+				r.Header.Set("Prefer", sc.prefer)
+			}
+			return r
+		},
+		"gateway": func(sc scenario) *http.Request {
+			r, _ := http.NewRequest("GET", gatewayURL+"/rest/v1"+sc.rest, nil)
+			// What supabase-js sends from the app in a browser: the anon
+			// key as apikey and as the bearer, the profile, its client
+			// info, and the page's origin (so CORS headers are added).
+			r.Header.Set("apikey", anonKey)
+			r.Header.Set("Authorization", "Bearer "+anonKey)
+			r.Header.Set("Accept-Profile", "public")
+			r.Header.Set("X-Client-Info", "supabase-js-web/2")
+			r.Header.Set("Origin", "http://localhost:5173")
+			if sc.prefer != "" {
+				r.Header.Set("Prefer", sc.prefer)
+			}
+			return r
+		},
+	}
+	var measured []string
+	for _, s := range servers {
+		if o.only[s] {
+			measured = append(measured, s)
+		}
 	}
 
 	fmt.Printf("%d connections; per scenario and server %v measured in %d rounds in ABBA order (after %v warm-up); at most %d requests per round; of floor: median of the rounds' ratios\n\n",
-		conns, duration, max(rounds, 1), warmup, maxReqs)
-	fmt.Printf("%-34s %-6s %10s %9s %9s %9s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "of floor")
+		o.conns, o.duration, o.rounds, o.warmup, o.maxReqs)
+	fmt.Printf("%-34s %-8s %10s %9s %9s %9s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "of floor")
 	for _, sc := range scenarios {
-		if !strings.Contains(sc.name, pick) {
+		if !strings.Contains(sc.name, o.pick) {
 			continue
 		}
-		a, err := body(client, rest(sc))
-		if err != nil {
+		if err := sameBodies(client, sc, measured, request); err != nil {
 			return err
 		}
-		b, err := body(client, floor(sc))
-		if err != nil {
-			return err
-		}
-		if !bytes.Equal(a, b) {
-			return fmt.Errorf("%s: rest and floor bodies differ:\nrest  %.300s\nfloor %.300s", sc.name, a, b)
-		}
-		var fr, rr result
-		var ratios []float64
-		slice := duration / time.Duration(max(rounds, 1))
-		for i := range max(rounds, 1) {
-			w := warmup
+		pooled := map[string]result{}
+		ratios := map[string][]float64{}
+		slice := o.duration / time.Duration(o.rounds)
+		for i := range o.rounds {
+			w := o.warmup
 			if i > 0 {
-				w = warmup / 4
-			}
-			var f, r result
-			runFloor := func() {
-				if only != "rest" {
-					f = load(client, func() *http.Request { return floor(sc) }, conns, w, slice, maxReqs)
-				}
-			}
-			runRest := func() {
-				if only != "floor" {
-					stopProfile := startProfile(sc.name, i)
-					r = load(client, func() *http.Request { return rest(sc) }, conns, w, slice, maxReqs)
-					stopProfile()
-				}
+				w = o.warmup / 4
 			}
 			// ABBA order: a load that grows or shrinks during the run
-			// favours neither server.
-			if i%2 == 0 {
-				runFloor()
-				runRest()
-			} else {
-				runRest()
-				runFloor()
+			// favours no server.
+			order := slices.Clone(measured)
+			if i%2 == 1 {
+				slices.Reverse(order)
 			}
-			if f.elapsed > 0 && r.elapsed > 0 && len(f.lat) > 0 {
-				ratios = append(ratios, float64(len(r.lat))/r.elapsed.Seconds()/(float64(len(f.lat))/f.elapsed.Seconds()))
+			round := map[string]result{}
+			for _, s := range order {
+				newReq := func() *http.Request { return request[s](sc) }
+				stopProfile := func() {}
+				if s == "rest" {
+					stopProfile = startProfile(o.profile, sc.name, i)
+				}
+				round[s] = load(client, newReq, o.conns, w, slice, o.maxReqs)
+				stopProfile()
 			}
-			fr, rr = fr.merge(f), rr.merge(r)
+			f := round["floor"]
+			for s, r := range round {
+				pooled[s] = pooled[s].merge(r)
+				if s != "floor" && f.elapsed > 0 && r.elapsed > 0 && len(f.lat) > 0 {
+					ratios[s] = append(ratios[s], float64(len(r.lat))/r.elapsed.Seconds()/(float64(len(f.lat))/f.elapsed.Seconds()))
+				}
+			}
 		}
-		fr, rr = fr.final(), rr.final()
-		for _, x := range []struct {
-			n string
-			r result
-		}{{"floor", fr}, {"rest", rr}} {
+		for _, s := range measured {
+			r := pooled[s].final()
+			pooled[s] = r
 			ratio := ""
-			if x.n == "rest" && len(ratios) > 0 {
-				ratio = fmt.Sprintf("%.0f%%", 100*median(ratios))
+			if len(ratios[s]) > 0 {
+				ratio = fmt.Sprintf("%.0f%%", 100*median(ratios[s]))
 			}
-			fmt.Printf("%-34s %-6s %10.0f %9.2f %9.2f %9s\n", sc.name, x.n, x.r.rps, ms(x.r.p50), ms(x.r.p99), ratio)
-			if x.r.errors > 0 {
-				fmt.Printf("%-34s %-6s %d errors\n", "", "", x.r.errors)
+			fmt.Printf("%-34s %-8s %10.0f %9.2f %9.2f %9s\n", sc.name, s, r.rps, ms(r.p50), ms(r.p99), ratio)
+			if r.errors > 0 {
+				fmt.Printf("%-34s %-8s %d errors\n", "", "", r.errors)
 			}
 		}
-		if len(ratios) > 0 {
-			fmt.Printf("%-34s rest/floor by round:", "")
-			for _, q := range ratios {
+		for _, s := range measured {
+			if len(ratios[s]) == 0 {
+				continue
+			}
+			fmt.Printf("%-34s %s/floor by round:", "", s)
+			for _, q := range ratios[s] {
 				fmt.Printf(" %.0f%%", 100*q)
 			}
-			fmt.Printf(" (pooled %.0f%%)\n", 100*rr.rps/fr.rps)
+			fmt.Printf(" (pooled %.0f%%)\n", 100*pooled[s].rps/pooled["floor"].rps)
 		}
 	}
 	return nil
 }
 
-var (
-	profile string
-	rounds  int
-	only    string
-	pick    string
-)
+// sameBodies checks, before anything is measured, that every server
+// answers sc with the floor's bytes (or, without the floor, rest's): a
+// server that answered differently would be measured doing other work.
+func sameBodies(c *http.Client, sc scenario, measured []string, request map[string]func(scenario) *http.Request) error {
+	var want []byte
+	var from string
+	for _, s := range measured {
+		b, err := body(c, request[s](sc))
+		if err != nil {
+			return fmt.Errorf("%s via %s: %w", sc.name, s, err)
+		}
+		if from == "" {
+			want, from = b, s
+			continue
+		}
+		if !bytes.Equal(b, want) {
+			return fmt.Errorf("%s: %s and %s bodies differ:\n%-7s %.300s\n%-7s %.300s", sc.name, s, from, s, b, from, want)
+		}
+	}
+	return nil
+}
 
-// startProfile profiles one round of a scenario's rest run when
-// -cpuprofile is set (to <file>.<scenario>.<round>).
-func startProfile(name string, round int) func() {
-	if profile == "" {
+// startProfile profiles one round of a scenario's rest run when prefix
+// is set (to <prefix>.<scenario>.<round>).
+func startProfile(prefix, name string, round int) func() {
+	if prefix == "" {
 		return func() {}
 	}
-	f, err := os.Create(fmt.Sprintf("%s.%s.%d", profile, strings.ReplaceAll(name, " ", "_"), round))
+	f, err := os.Create(fmt.Sprintf("%s.%s.%d", prefix, strings.ReplaceAll(name, " ", "_"), round))
 	if err != nil {
 		return func() {}
 	}

@@ -11,6 +11,7 @@ import {
   serviceSummary,
   type ListingSummary,
 } from '@/lib/listing-summary'
+import { settledCount } from '@/lib/pagination'
 import { prefixQuery, searchOptions } from '@/lib/search-query'
 import { supabase } from '@/lib/supabase'
 
@@ -23,12 +24,23 @@ export const RESULTS_PER_KIND = 6
 export type KindResults = { items: ListingSummary[]; count: number }
 
 /**
+ * The results of one kind from the first page and its `count: 'estimated'`
+ * total (PostgREST counts exactly up to max-rows and estimates above it, so
+ * a common word does not count a 100k-row table on every search): a short
+ * page settles the total, a full one proves at least its rows exist.
+ */
+function kindResults(items: ListingSummary[], count: number | null): KindResults {
+  return { items, count: settledCount(count, 0, items.length, RESULTS_PER_KIND) }
+}
+
+/**
  * The newest active listings of `kind` whose full-text vector holds every
  * word of `q` (as prefixes: the same filter as the kind's own screen, see
  * lib/search-query.ts and sql/migrations/0027_listing_search.sql), at most
- * RESULTS_PER_KIND, with the exact count. Only active listings: RLS hides
- * inactive ones from visitors, and is_active=true keeps a signed-in owner's
- * own drafts out too. A query without a word finds nothing.
+ * RESULTS_PER_KIND, with the estimated count (see kindResults). Only
+ * active listings: RLS hides inactive ones from visitors, and
+ * is_active=true keeps a signed-in owner's own drafts out too. A query
+ * without a word finds nothing.
  */
 export async function searchKind(kind: ListingKind, q: string, signal?: AbortSignal): Promise<KindResults> {
   const words = prefixQuery(q)
@@ -37,50 +49,50 @@ export async function searchKind(kind: ListingKind, q: string, signal?: AbortSig
     case 'property': {
       let request = supabase
         .from('properties')
-        .select(propertySelect, { count: 'exact' })
+        .select(propertySelect, { count: 'estimated' })
         .eq('is_active', true)
         .textSearch('search', words, searchOptions)
         .order('created_at', { ascending: false })
         .limit(RESULTS_PER_KIND)
       if (signal) request = request.abortSignal(signal)
       const { data, count } = await request.throwOnError()
-      return { items: (data ?? []).map(propertySummary), count: count ?? 0 }
+      return kindResults((data ?? []).map(propertySummary), count)
     }
     case 'product': {
       let request = supabase
         .from('products')
-        .select(productSelect, { count: 'exact' })
+        .select(productSelect, { count: 'estimated' })
         .eq('is_active', true)
         .textSearch('search', words, searchOptions)
         .order('created_at', { ascending: false })
         .limit(RESULTS_PER_KIND)
       if (signal) request = request.abortSignal(signal)
       const { data, count } = await request.throwOnError()
-      return { items: (data ?? []).map(productSummary), count: count ?? 0 }
+      return kindResults((data ?? []).map(productSummary), count)
     }
     case 'land': {
       let request = supabase
         .from('lands')
-        .select(landSummarySelect, { count: 'exact' })
+        .select(landSummarySelect, { count: 'estimated' })
         .eq('is_active', true)
         .textSearch('search', words, searchOptions)
         .order('createdAt', { ascending: false })
         .limit(RESULTS_PER_KIND)
       if (signal) request = request.abortSignal(signal)
       const { data, count } = await request.throwOnError()
-      return { items: (data ?? []).map(landSummary), count: count ?? 0 }
+      return kindResults((data ?? []).map(landSummary), count)
     }
     case 'service': {
       let request = supabase
         .from('service_providers')
-        .select(serviceProviderSelect, { count: 'exact' })
+        .select(serviceProviderSelect, { count: 'estimated' })
         .eq('is_active', true)
         .textSearch('search', words, searchOptions)
         .order('created_at', { ascending: false })
         .limit(RESULTS_PER_KIND)
       if (signal) request = request.abortSignal(signal)
       const { data, count } = await request.throwOnError()
-      return { items: (data ?? []).map(serviceSummary), count: count ?? 0 }
+      return kindResults((data ?? []).map(serviceSummary), count)
     }
   }
 }

@@ -89,7 +89,7 @@ describe('/search', () => {
     expect(main.queryByRole('region', { name: /^Marketplace/ })).not.toBeInTheDocument()
     expect(main.queryByRole('region', { name: /^Services/ })).not.toBeInTheDocument()
 
-    // One request per kind: active rows only, the kind's columns, six at most, with the exact count.
+    // One request per kind: active rows only, the kind's columns, six at most, with an estimated count.
     const byTable = Object.fromEntries(fake.requests.map((request) => [request.table, request.calls]))
     expect(Object.keys(byTable).sort()).toEqual(['lands', 'products', 'properties', 'service_providers'])
     expect(byTable.properties).toContainEqual(['eq', 'is_active', true])
@@ -103,8 +103,29 @@ describe('/search', () => {
       const [, columns, options] = calls.find(([method]) => method === 'select')!
       expect(columns).not.toBe('*')
       expect(String(columns)).not.toMatch(/\b(contact|phone)\b/)
-      expect(options).toEqual({ count: 'exact' })
+      expect(options).toEqual({ count: 'estimated' })
     }
+  })
+
+  it("settles each kind's estimated count from the rows it got", async () => {
+    // count=estimated is the planner's guess above max-rows: a short page
+    // is all there is, and a full page proves at least its own rows.
+    answer({
+      properties: { data: [1, 2, 3, 4, 5, 6].map(property), count: 2 },
+      lands: { data: [land], count: 5000 },
+    })
+    await renderApp('/search?q=Kilimani')
+    const properties = await screen.findByRole('region', { name: /^Properties/ })
+    expect(within(properties).getByText('6 results')).toBeInTheDocument()
+    const lands = screen.getByRole('region', { name: /^Land/ })
+    expect(within(lands).getByText('1 result')).toBeInTheDocument()
+  })
+
+  it('keeps an estimate above a full first page', async () => {
+    answer({ properties: { data: [1, 2, 3, 4, 5, 6].map(property), count: 48210 } })
+    await renderApp('/search?q=Nairobi')
+    const properties = await screen.findByRole('region', { name: /^Properties/ })
+    expect(within(properties).getByText('48210 results')).toBeInTheDocument()
   })
 
   it('links See all to the kind screen with its own query parameter for a signed-in user', async () => {

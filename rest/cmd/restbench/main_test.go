@@ -1,0 +1,105 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestTailKeepsTheLastBytes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		max    int
+		writes []string
+		want   string
+	}{
+		{"under the limit", 8, []string{"ab", "cd"}, "abcd"},
+		{"exactly the limit", 4, []string{"ab", "cd"}, "abcd"},
+		{"over the limit, not yet trimmed", 4, []string{"abc", "def"}, "cdef"},
+		{"trimmed after twice the limit", 4, []string{"abcd", "efgh", "ij"}, "ghij"},
+		{"one write larger than twice the limit", 3, []string{"0123456789"}, "789"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := &tail{max: tc.max}
+			for _, s := range tc.writes {
+				if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
+					t.Fatalf("Write(%q) = %d, %v", s, n, err)
+				}
+			}
+			if got := w.String(); got != tc.want {
+				t.Errorf("String() = %q, want %q", got, tc.want)
+			}
+			if len(w.buf) > 2*tc.max && len(tc.writes) > 0 {
+				t.Errorf("kept %d bytes, more than twice the limit %d", len(w.buf), tc.max)
+			}
+		})
+	}
+}
+
+func TestMedian(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		xs   []float64
+		want float64
+	}{
+		{[]float64{3}, 3},
+		{[]float64{0.9, 0.5, 0.7}, 0.7},
+		{[]float64{4, 1, 3, 2}, 2.5},
+	}
+	for _, tc := range cases {
+		if got := median(tc.xs); got != tc.want {
+			t.Errorf("median(%v) = %v, want %v", tc.xs, got, tc.want)
+		}
+	}
+}
+
+func TestSameBodies(t *testing.T) {
+	t.Parallel()
+	serve := func(body string, status int) string {
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(status)
+			_, _ = io.WriteString(w, body)
+		}))
+		t.Cleanup(s.Close)
+		return s.URL
+	}
+	same, other, failing := serve(`[{"id":1}]`, 200), serve(`[{"id":2}]`, 200), serve(`{"code":"PGRST100"}`, 400)
+	get := func(u string) func(scenario) *http.Request {
+		return func(scenario) *http.Request { r, _ := http.NewRequest("GET", u, nil); return r }
+	}
+	cases := []struct {
+		name    string
+		urls    map[string]string
+		wantErr string
+	}{
+		{"all equal", map[string]string{"floor": same, "rest": same, "gateway": same}, ""},
+		{"gateway differs", map[string]string{"floor": same, "rest": same, "gateway": other}, "gateway and floor bodies differ"},
+		{"rest fails", map[string]string{"floor": same, "rest": failing, "gateway": same}, "via rest"},
+		{"without the floor, rest is the reference", map[string]string{"rest": same, "gateway": other}, "gateway and rest bodies differ"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var measured []string
+			request := map[string]func(scenario) *http.Request{}
+			for _, s := range servers {
+				if u, ok := tc.urls[s]; ok {
+					measured = append(measured, s)
+					request[s] = get(u)
+				}
+			}
+			err := sameBodies(http.DefaultClient, scenario{name: "x"}, measured, request)
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("error = %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
