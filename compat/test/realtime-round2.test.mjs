@@ -2,9 +2,10 @@
 // Broadcast from Database (realtime.send, send_binary, broadcast_changes in
 // a trigger) on public and private channels, replay on join, every
 // postgres_changes filter operator with comma-separated (ANDed)
-// conditions, refused filters, and the select option. The fixture tables,
-// trigger and realtime.messages policies are created by this file through
-// psql on the stack's database.
+// conditions, refused filters (their syntax, and their columns, values and
+// operators checked against the table at join), and the select option.
+// The fixture tables, trigger and realtime.messages policies are created by
+// this file through psql on the stack's database.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
@@ -271,5 +272,53 @@ describe('postgres_changes filters', () => {
     await waitFor(() => w.got.length === 1, 'selected insert');
     assert.deepEqual(Object.keys(w.got[0].new).sort(), ['id', 'name']);
     assert.equal(w.got[0].new.name, 'chosen');
+  });
+});
+
+describe('postgres_changes bindings checked against the table at join', () => {
+  test('an unknown column, a value of the wrong type, an operator the type lacks: Supabase\'s trigger errors, nothing subscribed', async () => {
+    const c = await client();
+    const failed = 'Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: ';
+    const cases = [
+      [{ filter: 'nope=eq.1' }, '[event: INSERT, schema: public, table: rt2_items, filters: [{"nope", "eq", "1", false}], select: nil]. Exception: ERROR P0001 (raise_exception) invalid column for filter nope'],
+      [{ filter: 'value=gt.0,value=eq.abc' }, '[event: INSERT, schema: public, table: rt2_items, filters: [{"value", "gt", "0", false}, {"value", "eq", "abc", false}], select: nil]. Exception: ERROR 22P02 (invalid_text_representation) invalid input syntax for type integer: "abc"'],
+      [{ filter: 'value=in.(1,two)' }, '[event: INSERT, schema: public, table: rt2_items, filters: [{"value", "in", "{1,two}", false}], select: nil]. Exception: ERROR 22P02 (invalid_text_representation) invalid input syntax for type integer: "two"'],
+      [{ filter: 'value=like.1' }, '[event: INSERT, schema: public, table: rt2_items, filters: [{"value", "like", "1", false}], select: nil]. Exception: ERROR P0001 (raise_exception) operator like is not supported on column value of type integer: operator does not exist: integer ~~ integer'],
+      [{ filter: 'name=is.true' }, '[event: INSERT, schema: public, table: rt2_items, filters: [{"name", "is", "true", false}], select: nil]. Exception: ERROR P0001 (raise_exception) is true filter requires a boolean column, got text'],
+      [{ filter: 'value=eq.1', select: ['id', 'nope'] }, '[event: INSERT, schema: public, table: rt2_items, filters: [{"value", "eq", "1", false}], select: ["id", "nope"]]. Exception: ERROR P0001 (raise_exception) invalid column for select nope'],
+    ];
+    const watchers = await Promise.all(cases.map(async ([binding], i) => {
+      const got = [];
+      const system = [];
+      // A valid binding beside the refused one: the channel's bindings are subscribed together or not at all.
+      const ch = c.channel(`rt2-chk-${i}-${randomUUID().slice(0, 6)}`)
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'rt2_items' }, (p) => got.push(p))
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'rt2_items', ...binding }, (p) => got.push(p))
+        .on('system', {}, (p) => system.push(p));
+      await subscribed(ch);
+      await waitFor(() => system.length > 0, `system message for ${JSON.stringify(binding)}`);
+      return { binding, got, system };
+    }));
+    // An accepted binding on the same table, for contrast.
+    const ok = { got: [], system: [] };
+    const good = c.channel(`rt2-chk-ok-${randomUUID().slice(0, 6)}`)
+      .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'rt2_items', filter: 'value=eq.4242,name=like.chk%,flag=is.true', select: ['id', 'value'] }, (p) => ok.got.push(p))
+      .on('system', {}, (p) => ok.system.push(p));
+    await subscribed(good);
+    await waitFor(() => ok.system.length > 0, 'system message for the accepted binding');
+    assert.equal(ok.system[0].message, 'Subscribed to PostgreSQL');
+
+    sql(`insert into public.rt2_items (value, name, flag) values (4242, 'chk-row', true)`);
+    await waitFor(() => ok.got.length === 1, 'the accepted binding\'s insert');
+    assert.deepEqual(ok.got[0].new.value, 4242);
+    await sleep(500);
+    for (const [i, w] of watchers.entries()) {
+      const what = JSON.stringify(w.binding);
+      assert.equal(w.system[0].status, 'error', what);
+      assert.equal(w.system[0].extension, 'postgres_changes', what);
+      assert.equal(w.system[0].message, failed + cases[i][1], what);
+      assert.ok(!w.system.find((s) => s.message === 'Subscribed to PostgreSQL'), what);
+      assert.equal(w.got.length, 0, `${what} delivered rows`);
+    }
   });
 });

@@ -58,6 +58,9 @@ type Cond struct {
 	lits []filterLit
 	// re is the compiled pattern of like, ilike, match and imatch.
 	re *regexp.Regexp
+	// value is the value as Supabase stores it in realtime.subscription
+	// (an in list as the array literal "{…}"), for messages.
+	value string
 }
 
 // filterLit is a filter value as a uuid and as a point in time, where it is
@@ -202,8 +205,10 @@ func parseCond(seg string) (*Cond, error) {
 			return nil, &FilterError{Message: "too many values for `in` filter. Maximum 100"}
 		}
 		c.Values = vals
+		c.value = "{" + val[1:len(val)-1] + "}"
 	default:
 		c.Values = []string{unquote(val)}
+		c.value = c.Values[0]
 	}
 	v := c.Values
 	switch c.Op {
@@ -282,6 +287,105 @@ func likePattern(p string, fold bool) *regexp.Regexp {
 	}
 	b.WriteByte('$')
 	return regexp.MustCompile(b.String())
+}
+
+// Inspect renders f as Supabase Realtime logs a subscription's filters in
+// its error messages: Elixir's inspect (pretty) of the list of
+// {column, op, value, negated} tuples, "[]" for no filter.
+func (f *Filter) Inspect() string {
+	if f == nil {
+		return "[]"
+	}
+	items := make([]string, len(f.Conds))
+	for i, c := range f.Conds {
+		value := c.value
+		if value == "" && len(c.Values) > 0 { // built by hand
+			value = c.Values[0]
+		}
+		items[i] = fmt.Sprintf("{%s, %s, %s, %t}", inspectString(c.Column), inspectString(string(c.Op)), inspectString(value), c.Negate)
+	}
+	return InspectItems(items)
+}
+
+// InspectFilter renders a filter string as Filter.Inspect does, for a
+// filter whose syntax is sound but whose values Supabase refuses in its
+// subscription trigger (ParseFilter returns no Filter then). Segments
+// that do not parse are left out.
+func InspectFilter(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "[]"
+	}
+	f := &Filter{}
+	for _, seg := range splitTopLevel(s) {
+		col, rest, ok := strings.Cut(strings.TrimSpace(seg), "=")
+		if !ok {
+			continue
+		}
+		c := &Cond{Column: col}
+		if r, ok := strings.CutPrefix(rest, "not."); ok {
+			c.Negate, rest = true, r
+		}
+		op, val, ok := strings.Cut(rest, ".")
+		if !ok {
+			continue
+		}
+		c.Op = Op(op)
+		if c.Op == OpIn && len(val) >= 2 && val[0] == '(' && val[len(val)-1] == ')' {
+			c.value = "{" + val[1:len(val)-1] + "}"
+		} else {
+			c.value = unquote(val)
+		}
+		f.Conds = append(f.Conds, c)
+	}
+	return f.Inspect()
+}
+
+// inspectWidth is the line width of Elixir's pretty inspect.
+const inspectWidth = 80
+
+// InspectItems renders already-inspected items as Elixir's inspect(list,
+// pretty: true) does: on one line when it fits in 80 columns, else one item
+// per line, indented by two. (Elixir would also break an item that alone
+// exceeds the width; such items stay on their line here.)
+func InspectItems(items []string) string {
+	one := "[" + strings.Join(items, ", ") + "]"
+	if len(one) <= inspectWidth || len(items) == 0 {
+		return one
+	}
+	return "[\n  " + strings.Join(items, ",\n  ") + "\n]"
+}
+
+// InspectStrings renders strings as Elixir's inspect(list, pretty: true).
+func InspectStrings(list []string) string {
+	items := make([]string, len(list))
+	for i, v := range list {
+		items[i] = inspectString(v)
+	}
+	return InspectItems(items)
+}
+
+func inspectString(v string) string {
+	b := strings.Builder{}
+	b.WriteByte('"')
+	for _, r := range v {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	// Elixir escapes the interpolation opener; a lone # prints as is.
+	return strings.ReplaceAll(b.String(), "#{", `\#{`)
 }
 
 // inspectList renders strings as Elixir's inspect prints a list of them,

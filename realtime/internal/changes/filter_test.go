@@ -183,6 +183,11 @@ func FuzzParseFilter(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		flt, err := ParseFilter(s)
+		// The message rendering of a filter Supabase accepts the syntax of
+		// is the parsed filter's.
+		if loose := InspectFilter(s); err == nil && loose != flt.Inspect() {
+			t.Fatalf("%q: InspectFilter %s, Inspect %s", s, loose, flt.Inspect())
+		}
 		if err != nil {
 			var fe *FilterError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrFilter) {
@@ -294,5 +299,46 @@ func BenchmarkFilterMatchTime(b *testing.B) {
 		if !f.Match(rec, cols) {
 			b.Fatal("no match")
 		}
+	}
+}
+
+// Filters are rendered in messages as Supabase logs them: Elixir's pretty
+// inspect of {column, op, value, negated} tuples, an in list as the array
+// literal Supabase stores.
+func TestFilterInspect(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ filter, want string }{
+		{"", "[]"},
+		{"notacolumn=eq.123", `[{"notacolumn", "eq", "123", false}]`},
+		{"subject=not.like.hey%", `[{"subject", "like", "hey%", true}]`},
+		{`t=in.(a,"b,c")`, `[{"t", "in", "{a,\"b,c\"}", false}]`},
+		{`note=eq."a,b"`, `[{"note", "eq", "a,b", false}]`},
+		{`q=eq.x#{y}\`, `[{"q", "eq", "x\#{y}\\", false}]`},
+		{"id=gt.0,id=lt.100", `[{"id", "gt", "0", false}, {"id", "lt", "100", false}]`},
+		// Longer than 80 columns: one tuple per line.
+		{"long_column_name=gte.2026-11-20T10:00:00Z,another_long_name=ilike.%something%",
+			"[\n  {\"long_column_name\", \"gte\", \"2026-11-20T10:00:00Z\", false},\n  {\"another_long_name\", \"ilike\", \"%something%\", false}\n]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.filter, func(t *testing.T) {
+			t.Parallel()
+			f, err := ParseFilter(tt.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := f.Inspect(); got != tt.want {
+				t.Fatalf("Inspect\n got %s\nwant %s", got, tt.want)
+			}
+			if got := InspectFilter(tt.filter); got != tt.want {
+				t.Fatalf("InspectFilter\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+	// A value Supabase's trigger refuses still has its tuple.
+	if got, want := InspectFilter("ok=is.maybe,n=in.(1,2)"), `[{"ok", "is", "maybe", false}, {"n", "in", "{1,2}", false}]`; got != want {
+		t.Fatalf("InspectFilter got %s, want %s", got, want)
+	}
+	if got, want := InspectStrings([]string{"id", `a"b`}), `["id", "a\"b"]`; got != want {
+		t.Fatalf("InspectStrings got %s, want %s", got, want)
 	}
 }

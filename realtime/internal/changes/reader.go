@@ -40,7 +40,11 @@ type metaKey struct{ schema, table, role string }
 type metaColumn struct {
 	Column
 	sqlType string // format_type, for casting key literals
-	visible bool   // the role may SELECT it
+	// regType is the type's name without modifiers, as atttypid::regtype
+	// prints it: what Supabase's subscription check casts filter values to
+	// and names in its messages.
+	regType string
+	visible bool // the role may SELECT it
 	pk      bool
 }
 
@@ -63,7 +67,7 @@ type tableMeta struct {
 // columnsSQL lists a table's columns, whether the role ($3) may select each
 // and whether it belongs to the primary key.
 const columnsSQL = `
-select a.attname::text, t.typname::text, format_type(a.atttypid, a.atttypmod),
+select a.attname::text, t.typname::text, format_type(a.atttypid, a.atttypmod), format_type(a.atttypid, null),
        has_column_privilege($3, c.oid, a.attnum, 'SELECT'),
        coalesce(a.attnum = any(i.indkey), false)
 from pg_catalog.pg_class c
@@ -150,7 +154,7 @@ func readTable(res pgx.BatchResults, schema, table string) (*tableMeta, error) {
 	m := &tableMeta{loaded: time.Now()}
 	for rows.Next() {
 		var c metaColumn
-		if err := rows.Scan(&c.Name, &c.Type, &c.sqlType, &c.visible, &c.pk); err != nil {
+		if err := rows.Scan(&c.Name, &c.Type, &c.sqlType, &c.regType, &c.visible, &c.pk); err != nil {
 			rows.Close()
 			return nil, err
 		}

@@ -138,7 +138,7 @@ func TestSubscriptionsAsSupabase(t *testing.T) {
 		{binding: `{"schema":"public","table":"t","select":"id,name"}`, err: "Error parsing `select` params: expected a list of column name strings, e.g. select: [\"col1\", \"col2\"]"},
 		{binding: `{"schema":"public","select":["id"]}`, err: "Column selection is not supported for wildcard subscriptions. Provide an explicit schema and table name."},
 		{binding: `{"schema":"public","table":"t","filter":"id=foo.1"}`, err: "Error parsing `filter` params: [\"foo\", \"1\"]"},
-		{binding: `{"schema":"public","table":"t","filter":"ok=is.maybe"}`, err: "Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: [event: *, schema: public, table: t, filters: ok=is.maybe, select: nil]. Exception: ERROR P0001 (raise_exception) invalid value for is filter: must be null, true, false, or unknown"},
+		{binding: `{"schema":"public","table":"t","filter":"ok=is.maybe"}`, err: "Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: [event: *, schema: public, table: t, filters: [{\"ok\", \"is\", \"maybe\", false}], select: nil]. Exception: ERROR P0001 (raise_exception) invalid value for is filter: must be null, true, false, or unknown"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.binding, func(t *testing.T) {

@@ -146,8 +146,7 @@ func (c JoinConfig) Subscriptions() ([]changes.Subscription, []ReplyBinding, []e
 			var fe *changes.FilterError
 			if errors.As(err, &fe) && !strings.HasPrefix(fe.Message, "Error parsing") {
 				// Supabase finds these when it inserts the subscription.
-				err = fmt.Errorf("%s[event: %s, schema: %s, table: %s, filters: %s, select: %s]. Exception: ERROR P0001 (raise_exception) %s",
-					msgSubscribeFailed, event, schema, table, deref(b.Filter), selectText(sel), fe.Message)
+				err = SubscribeFailed(event, schema, table, changes.InspectFilter(deref(b.Filter)), sel, "ERROR P0001 (raise_exception) "+fe.Message)
 			}
 			errs = append(errs, err)
 			continue
@@ -155,6 +154,14 @@ func (c JoinConfig) Subscriptions() ([]changes.Subscription, []ReplyBinding, []e
 		subs = append(subs, changes.Subscription{ID: id, Event: event, Schema: schema, Table: table, Filter: f, Select: sel})
 	}
 	return subs, reply, errs
+}
+
+// SubscribeFailed is Supabase's message for a binding whose insert into
+// realtime.subscription raised exception (as Postgrex prints it); filters
+// is the binding's filter as Filter.Inspect renders it.
+func SubscribeFailed(event, schema, table, filters string, sel []string, exception string) error {
+	return fmt.Errorf("%s[event: %s, schema: %s, table: %s, filters: %s, select: %s]. Exception: %s",
+		msgSubscribeFailed, event, schema, table, filters, selectText(sel), exception)
 }
 
 // parseSelect reads a binding's select as Supabase does: a list keeps its
@@ -185,8 +192,7 @@ func selectText(sel []string) string {
 	if sel == nil {
 		return "nil"
 	}
-	b, _ := json.Marshal(sel)
-	return string(b)
+	return changes.InspectStrings(sel)
 }
 
 // Replay is a join's config.broadcast.replay.

@@ -121,6 +121,21 @@ func (k *socket) handleJoin(ctx context.Context, m phx.Message) {
 			}
 			return
 		}
+		err := k.s.roles.CheckSubscriptions(dctx, claims.Role, subs)
+		var ce *changes.CheckError
+		switch {
+		case errors.As(err, &ce):
+			// As the trigger's exception: the join succeeds, no binding is
+			// subscribed, and the channel is told why.
+			bad := subs[ce.Index]
+			subErrs = []error{channel.SubscribeFailed(bad.Event, bad.Schema, bad.Table, bad.Filter.Inspect(), bad.Select, ce.Message)}
+			subs = nil
+			ch.SetSubscriptions(nil)
+		case err != nil:
+			k.s.log.Warn("check subscriptions", "error", err.Error())
+			k.reply(m, "error", errReason(msgNoDatabase))
+			return
+		}
 	}
 	if cfg.Private {
 		ok, err := k.canRead(dctx, claims, ch)

@@ -188,3 +188,42 @@ func TestLivePrivateChannelNeedsAPolicy(t *testing.T) {
 		t.Fatalf("reply = %s", b)
 	}
 }
+
+// A binding Supabase's subscription check refuses (here a value that is no
+// integer for an integer column) leaves its channel joined with a system
+// error and none of its bindings subscribed, while another channel of the
+// socket still gets changes.
+func TestLiveJoinChecksFiltersAgainstTheTable(t *testing.T) {
+	t.Parallel()
+	srv, admin := liveServer(t, time.Now)
+	c := dial(t, srv.URL, "?vsn=2.0.0&apikey="+devkeys.PublishableKey)
+	send(t, c, joinFrame("1", "realtime:bad", `{"postgres_changes":[{"event":"INSERT","schema":"public","table":"notes"},{"event":"INSERT","schema":"public","table":"notes","filter":"id=gt.0,score=eq.abc"}]}`))
+	if r := expect(t, c, "bad join reply", event("phx_reply")); r[4].(map[string]any)["status"] != "ok" {
+		t.Fatalf("join reply %v", r)
+	}
+	sys := expect(t, c, "bad system", event("system"))
+	want := `{"channel":"bad","extension":"postgres_changes","message":"Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: [event: INSERT, schema: public, table: notes, filters: [{\"id\", \"gt\", \"0\", false}, {\"score\", \"eq\", \"abc\", false}], select: nil]. Exception: ERROR 22P02 (invalid_text_representation) invalid input syntax for type integer: \"abc\"","status":"error"}`
+	if p, _ := json.Marshal(sys[4]); string(p) != want {
+		t.Fatalf("system\n got %s\nwant %s", p, want)
+	}
+	send(t, c, joinFrame("2", "realtime:good", `{"postgres_changes":[{"event":"INSERT","schema":"public","table":"notes","filter":"score=eq.7"}]}`))
+	expect(t, c, "good subscribed", func(f []any) bool {
+		return f[2] == "realtime:good" && f[3] == "system" && f[4].(map[string]any)["status"] == "ok"
+	})
+	if _, err := admin.Exec(context.Background(), `insert into notes (body, score, is_public) values ('seen', 7, true)`); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, c, "change on good", func(f []any) bool { return f[2] == "realtime:good" && f[3] == "postgres_changes" })
+	// Both channels' frames of one change are queued together: by the
+	// heartbeat's reply, a delivery to the refused channel would have come.
+	send(t, c, `[null,"9","phoenix","heartbeat",{}]`)
+	for {
+		f, _ := receive(t, c).([]any)
+		if len(f) == 5 && f[2] == "realtime:bad" && f[3] == "postgres_changes" {
+			t.Fatalf("refused channel got a change: %v", f)
+		}
+		if len(f) == 5 && f[1] == "9" {
+			break
+		}
+	}
+}

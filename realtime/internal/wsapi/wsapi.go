@@ -23,6 +23,7 @@ import (
 	"github.com/kejanest/kejanest/platform/lifecycle"
 	"github.com/kejanest/kejanest/realtime/internal/auth"
 	"github.com/kejanest/kejanest/realtime/internal/broadcast"
+	"github.com/kejanest/kejanest/realtime/internal/changes"
 	"github.com/kejanest/kejanest/realtime/internal/channel"
 	"github.com/kejanest/kejanest/realtime/internal/phx"
 	"github.com/kejanest/kejanest/realtime/internal/presence"
@@ -70,9 +71,12 @@ func (l *Limits) defaults() {
 	}
 }
 
-// RoleChecker verifies that the service may assume a role (changes.Reader).
+// RoleChecker verifies that the service may assume a role, and checks
+// postgres_changes subscriptions against their tables as Supabase's
+// subscription trigger does (changes.Reader).
 type RoleChecker interface {
 	CheckRole(ctx context.Context, claims *auth.Claims) error
+	CheckSubscriptions(ctx context.Context, role string, subs []changes.Subscription) error
 }
 
 // ChannelAuthorizer evaluates realtime.messages policies
