@@ -402,6 +402,13 @@ describe('admin panel', { timeout: 600_000 }, () => {
       ['user.delete', 'Asked to close the account']);
     const signIn = await app.stack.client().auth.signInWithPassword(leaving);
     assert.ok(signIn.error, 'a deleted user cannot sign in');
+    // The address was anonymised (Supabase's soft delete), so it signs up again as a new account.
+    const again = await app.stack.client().auth.signUp(leaving);
+    assert.equal(again.error, null, again.error?.message);
+    // (Sign-up of a taken address also answers without an error, with a made-up user: the row decides.)
+    const [holder] = await one(app.stack, `select id::text from auth.users where lower(email) = lower(:'email')`, { email: leaving.email });
+    assert.notEqual(holder, id, 'the deleted account no longer holds the address');
+    assert.equal(holder, again.data.user?.id, 'the new account holds it');
   });
 
   test('the Live indicator shows Offline when the realtime socket drops, recovers by itself, and the figures catch up', { timeout: 180_000 }, async () => {

@@ -2,6 +2,8 @@ package tests
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -598,4 +600,128 @@ func TestAdminAnalytics(t *testing.T) {
 	fails(t, e.try(admin.caller(), `select public.admin_analytics(7)`), "P0001", "The period must be 30 or 90 days")
 	fails(t, e.try(owner.caller(), `select public.admin_analytics(30)`), "42501", "Admin privileges required")
 	fails(t, e.try(Anon(), `select public.admin_analytics(30)`), "42501", "permission denied for function admin_analytics")
+}
+
+// obfuscated is what Supabase Auth's soft delete stores instead of a value:
+// base64url (unpadded) of sha256(user id + value), computed here
+// independently of the SQL.
+func obfuscated(userID, value string) string {
+	sum := sha256.Sum256([]byte(userID + value))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// admin_delete_user anonymises the auth user as auth.admin.deleteUser(id,
+// true) does, so the address and phone can sign up again while the ledger
+// keeps the user id.
+func TestAdminDeleteUserFreesAddress(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Freeing Admin")
+	leaver := e.newUser(t, "Returning Leaver")
+	const phone = "254712000111"
+	e.mustSuper(t, `update auth.users set phone = $2, encrypted_password = 'x', recovery_token = 'r', email_change = 'new.' || email
+		where id = $1`, leaver.ID, phone)
+	e.mustSuper(t, `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
+		values ($1::text, $1::text::uuid, jsonb_build_object('sub', $1::text, 'email', $2::text), 'email', now(), now())`, leaver.ID, leaver.Email)
+	e.mustSuper(t, `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+		values (gen_random_uuid(), $1, 'phone app', 'totp', 'unverified', now(), now(), 'S')`, leaver.ID)
+	e.mustSuper(t, `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to)
+		values (gen_random_uuid(), $1, 'recovery_token', 'h', $2)`, leaver.ID, leaver.Email)
+	e.issue(t, leaver, "nestcoins", 700)
+
+	ok(t, e.run(admin.caller(), `select public.admin_delete_user($1, null)`, leaver.ID))
+
+	var email, phoneNow, emailChange string
+	var password *string
+	var userMeta, appMeta string
+	e.scalar(t, &email, `select email from auth.users where id = $1`, leaver.ID)
+	e.scalar(t, &phoneNow, `select phone from auth.users where id = $1`, leaver.ID)
+	e.scalar(t, &emailChange, `select email_change from auth.users where id = $1`, leaver.ID)
+	e.scalar(t, &password, `select encrypted_password from auth.users where id = $1`, leaver.ID)
+	e.scalar(t, &userMeta, `select raw_user_meta_data::text || raw_app_meta_data::text || recovery_token from auth.users where id = $1`, leaver.ID)
+	e.scalar(t, &appMeta, `select raw_app_meta_data::text from auth.users where id = $1`, leaver.ID)
+	if email != obfuscated(leaver.ID, leaver.Email) {
+		t.Errorf("email %q, want %q", email, obfuscated(leaver.ID, leaver.Email))
+	}
+	if phoneNow != obfuscated(leaver.ID, phone)[:15] {
+		t.Errorf("phone %q, want %q", phoneNow, obfuscated(leaver.ID, phone)[:15])
+	}
+	if emailChange != obfuscated(leaver.ID, "new."+leaver.Email) {
+		t.Errorf("email_change %q", emailChange)
+	}
+	if password != nil || userMeta != "{}{}" || appMeta != "{}" {
+		t.Errorf("password %v, metadata and token %q", password, userMeta)
+	}
+	var identityData, providerID string
+	var identityEmail *string
+	e.scalar(t, &identityData, `select identity_data::text from auth.identities where user_id = $1`, leaver.ID)
+	e.scalar(t, &identityEmail, `select email from auth.identities where user_id = $1`, leaver.ID)
+	e.scalar(t, &providerID, `select provider_id from auth.identities where user_id = $1`, leaver.ID)
+	if identityData != "{}" || identityEmail != nil || providerID != obfuscated(leaver.ID, "email:"+leaver.ID) {
+		t.Errorf("identity: data %s email %v provider_id %q", identityData, identityEmail, providerID)
+	}
+	for table, want := range map[string]int64{"auth.mfa_factors": 0, "auth.one_time_tokens": 0, "public.wallets": 3} {
+		if n := e.int64(t, `select count(*) from `+table+` where user_id = $1`, leaver.ID); n != want {
+			t.Errorf("%s rows of the deleted user: %d, want %d", table, n, want)
+		}
+	}
+	if b := e.balance(t, leaver, "nestcoins"); b != 700 {
+		t.Errorf("the deleted user's wallet balance moved: %d", b)
+	}
+
+	// Signing up again: a new auth user (and identity) with the same e-mail
+	// and phone, found by the address as authsvc looks it up.
+	var again string
+	e.scalar(t, &again, `insert into auth.users (instance_id, id, aud, role, email, phone, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+		values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1, $2,
+		        '{"provider":"email","providers":["email"]}', '{"full_name":"Back Again"}', now(), now()) returning id::text`, leaver.Email, phone)
+	e.mustSuper(t, `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
+		values ($1::text, $1::text::uuid, jsonb_build_object('sub', $1::text, 'email', $2::text), 'email', now(), now())`, again, leaver.Email)
+	var found string
+	e.scalar(t, &found, `select id::text from auth.users where lower(email) = lower($1) and is_sso_user = false`, leaver.Email)
+	if found != again {
+		t.Errorf("the address finds %s, want the new account %s", found, again)
+	}
+	if n := e.int64(t, `select count(*) from auth.identities where email = lower($1)`, leaver.Email); n != 1 {
+		t.Errorf("%d identities hold the address, want 1", n)
+	}
+}
+
+// Deleted users leave the dashboard's user count, and their permanent ban
+// cannot be lifted or replaced by a suspension.
+func TestAdminDeletedUserStaysClosed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Closing Admin")
+	suspended := e.newUser(t, "Suspended Leaver")
+	plain := e.newUser(t, "Plain Leaver")
+	e.newUser(t, "Staying User")
+
+	totalUsers := func() int64 {
+		var stats map[string]any
+		e.value(t, admin.caller(), &stats, `select public.get_dashboard_stats()`)
+		return int64(stats["totalUsers"].(float64))
+	}
+	before := totalUsers()
+	ok(t, e.run(admin.caller(), `select public.suspend_user($1, null, '10_days', 'Spam')`, suspended.ID))
+	ok(t, e.run(admin.caller(), `select public.admin_delete_user($1, null)`, suspended.ID))
+	ok(t, e.run(admin.caller(), `select public.admin_delete_user($1, null)`, plain.ID))
+	if after := totalUsers(); after != before-2 {
+		t.Errorf("totalUsers %d after deleting two of %d", after, before)
+	}
+
+	fails(t, e.try(admin.caller(), `select public.unsuspend_user($1)`, suspended.ID), "P0001", "This user has been deleted")
+	fails(t, e.try(admin.caller(), `select public.suspend_user($1, null, '10_days', null)`, plain.ID), "P0001", "This user has been deleted")
+	fails(t, e.try(Service(), `select public.unsuspend_user($1, $2)`, suspended.ID, admin.ID), "P0001", "This user has been deleted")
+	for _, u := range []user{suspended, plain} {
+		var banned bool
+		e.scalar(t, &banned, `select banned_until > now() + interval '50 years' from auth.users where id = $1`, u.ID)
+		if !banned {
+			t.Errorf("the deleted user %s lost the permanent ban", u.ID)
+		}
+	}
+	// A user who was never deleted is suspended and lifted as before.
+	staying := e.newUser(t, "Lifted User")
+	ok(t, e.run(admin.caller(), `select public.suspend_user($1, null, '30_days', null)`, staying.ID))
+	ok(t, e.run(admin.caller(), `select public.unsuspend_user($1)`, staying.ID))
 }

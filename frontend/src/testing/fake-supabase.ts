@@ -91,6 +91,8 @@ export function createFakeSupabase(respond: Responder = () => ({ data: [], count
           error: null,
         })),
         challengeAndVerify: vi.fn(),
+        enroll: vi.fn(),
+        unenroll: vi.fn(async () => ({ data: {}, error: null })),
       },
     },
     storage: { from: vi.fn() },

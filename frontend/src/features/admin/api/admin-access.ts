@@ -105,6 +105,43 @@ export function useVerifyMfa() {
   })
 }
 
+/** Whether the signed-in admin has a verified TOTP factor (the enrolment card hides then). */
+export function useHasTotpFactor(userId: string | undefined) {
+  return useQuery({
+    queryKey: adminKeys.mfaFactors(userId),
+    queryFn: async () => {
+      const { data, error } = await supabase.auth.mfa.listFactors()
+      if (error) throw error
+      return data.totp.some((f) => f.status === 'verified')
+    },
+    enabled: !!userId,
+  })
+}
+
+/** A new TOTP factor to show to the authenticator app: its id, QR code (SVG data URL) and setup key. */
+export type TotpEnrolment = { factorId: string; qrCode: string; secret: string }
+
+/**
+ * Starts a TOTP enrolment. The factor stays unverified until its first code
+ * passes useVerifyMfa. An earlier abandoned attempt is unenrolled first:
+ * Supabase Auth refuses a second factor with the same (empty) friendly name.
+ */
+export function useEnrolTotp() {
+  return useMutation({
+    mutationFn: async (): Promise<TotpEnrolment> => {
+      const { data: factors, error: listError } = await supabase.auth.mfa.listFactors()
+      if (listError) throw listError
+      for (const stale of factors.all.filter((f) => f.factor_type === 'totp' && f.status === 'unverified')) {
+        const { error: unenrolError } = await supabase.auth.mfa.unenroll({ factorId: stale.id })
+        if (unenrolError) throw unenrolError
+      }
+      const { data, error } = await supabase.auth.mfa.enroll({ factorType: 'totp' })
+      if (error) throw error
+      return { factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret }
+    },
+  })
+}
+
 /** The spec's 500 ms check delay, kept so a guess costs at least that long. */
 export const ADMIN_CODE_DELAY_MS = 500
 

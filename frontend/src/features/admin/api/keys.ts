@@ -3,6 +3,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   gate: (userId: string | undefined) => ['admin', 'gate', userId ?? 'none'] as const,
   mfa: (userId: string | undefined) => ['admin', 'mfa', userId ?? 'none'] as const,
+  mfaFactors: (userId: string | undefined) => ['admin', 'mfa', 'factors', userId ?? 'none'] as const,
   stats: () => ['admin', 'stats'] as const,
   users: (search: string, page: number) => ['admin', 'users', search, page] as const,
   usersAll: () => ['admin', 'users'] as const,

@@ -10,6 +10,7 @@ import { tA, useAdminTranslation } from '@/lib/i18n/admin'
 import { adminKeys } from '../api/keys'
 import { DASHBOARD_TABLES, useAdminLive, useDashboardStats, type DashboardStats } from '../api/dashboard'
 import { LiveIndicator } from './live-indicator'
+import { MfaEnrolCard } from './mfa-enrol-card'
 
 const cards: { key: keyof DashboardStats; label: AdminKey; to: string; icon: typeof UserCogIcon }[] = [
   { key: 'totalUsers', label: 'admin.dashboard.totalUsers', to: '/admin/users', icon: UserCogIcon },
@@ -59,6 +60,7 @@ export function AdminDashboard() {
         </div>
         <LiveIndicator status={live} />
       </header>
+      <MfaEnrolCard />
       {stats.isError && !stats.data ? (
         <ListError message={tA('admin.dashboard.failed')} onRetry={() => void stats.refetch()} />
       ) : (

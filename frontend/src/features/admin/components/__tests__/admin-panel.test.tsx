@@ -242,6 +242,76 @@ describe('dashboard', () => {
   }, 15_000)
 })
 
+describe('two-factor setup', () => {
+  it('enrols a TOTP factor for an admin without one: QR code and key, a wrong code refused, the right one verifies', async () => {
+    const user = userEvent.setup()
+    fake.client.auth.mfa.challengeAndVerify.mockClear()
+    fake.client.realtime.setAuth.mockClear()
+    let verified = false
+    fake.client.auth.mfa.listFactors.mockImplementation(async () => ({
+      // An abandoned earlier attempt is still enrolled, unverified.
+      data: { all: [{ id: 'stale', factor_type: 'totp', status: 'unverified' }], totp: verified ? [{ id: 'f9', factor_type: 'totp', status: 'verified' }] : [], phone: [] },
+      error: null,
+    }))
+    fake.client.auth.mfa.enroll.mockImplementation(async () => ({
+      data: { id: 'f9', type: 'totp', totp: { qr_code: 'data:image/svg+xml;utf-8,<svg></svg>', secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x' } },
+      error: null,
+    }))
+    fake.client.auth.mfa.challengeAndVerify.mockImplementation(async ({ code }: { code: string }) => {
+      if (code !== '246810') return { data: null, error: Object.assign(new Error('Invalid TOTP code entered'), { code: 'mfa_verification_failed' }) }
+      verified = true
+      return { data: { access_token: 'aal2-token' }, error: null }
+    })
+    rpc({ admin_session_verified: true, get_dashboard_stats: stats })
+    try {
+      await renderVerified('/admin/dashboard')
+      await screen.findByRole('heading', { name: 'Protect the admin account' })
+      await user.click(screen.getByRole('button', { name: 'Set up two-factor' }))
+      expect(fake.client.auth.mfa.enroll).toHaveBeenCalledWith({ factorType: 'totp' })
+      expect(fake.client.auth.mfa.unenroll).toHaveBeenCalledWith({ factorId: 'stale' })
+      expect(await screen.findByRole('img', { name: 'QR code for the authenticator app' })).toHaveAttribute('src', 'data:image/svg+xml;utf-8,<svg></svg>')
+      expect(screen.getByTestId('totp-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP')
+
+      await user.type(screen.getByLabelText('Authentication code'), '12')
+      await user.click(screen.getByRole('button', { name: 'Verify code' }))
+      expect(await screen.findByRole('alert')).toHaveTextContent('Enter the 6-digit code')
+      expect(fake.client.auth.mfa.challengeAndVerify).not.toHaveBeenCalled()
+
+      await user.clear(screen.getByLabelText('Authentication code'))
+      await user.type(screen.getByLabelText('Authentication code'), '135790')
+      await user.click(screen.getByRole('button', { name: 'Verify code' }))
+      await waitFor(() => expect(toastText().join()).toContain('Invalid verification code. Check your authenticator app and try again.'))
+
+      await user.type(screen.getByLabelText('Authentication code'), '246810')
+      await user.click(screen.getByRole('button', { name: 'Verify code' }))
+      expect(fake.client.auth.mfa.challengeAndVerify).toHaveBeenLastCalledWith({ factorId: 'f9', code: '246810' })
+      await waitFor(() => expect(toastText().join()).toContain('Two-factor authentication is on'))
+      await waitFor(() => expect(screen.queryByRole('heading', { name: 'Protect the admin account' })).toBeNull())
+      expect(fake.client.realtime.setAuth).toHaveBeenCalledWith('aal2-token')
+    } finally {
+      fake.client.auth.mfa.listFactors.mockImplementation(async () => ({ data: { all: [], totp: [], phone: [] }, error: null }))
+      fake.client.auth.mfa.enroll.mockReset()
+      fake.client.auth.mfa.challengeAndVerify.mockReset()
+    }
+  }, 20_000)
+
+  it('is not offered to an admin who already has a verified factor', async () => {
+    fake.client.auth.mfa.listFactors.mockImplementation(async () => ({
+      data: { all: [], totp: [{ id: 'f1', factor_type: 'totp', status: 'verified' }], phone: [] },
+      error: null,
+    }))
+    rpc({ admin_session_verified: true, get_dashboard_stats: stats })
+    try {
+      await renderVerified('/admin/dashboard')
+      await screen.findByRole('link', { name: /Total Properties/ })
+      await waitFor(() => expect(fake.client.auth.mfa.listFactors).toHaveBeenCalled())
+      expect(screen.queryByRole('heading', { name: 'Protect the admin account' })).toBeNull()
+    } finally {
+      fake.client.auth.mfa.listFactors.mockImplementation(async () => ({ data: { all: [], totp: [], phone: [] }, error: null }))
+    }
+  })
+})
+
 describe('users', () => {
   const rows = [
     { id: 'u1', email: 'brian@example.com', full_name: 'Brian Otieno', phone_number: null, role: 'user', created_at: '2024-09-01T00:00:00Z', last_sign_in_at: null, kyc_status: 'pending', is_suspended: false, suspension_type: null, suspension_reason: null, suspended_until: null, total_count: 45 },
