@@ -3,23 +3,26 @@ import { env } from '@/config/env'
 /** Shown wherever a listing has no image or its image fails to load. */
 export const PLACEHOLDER_IMAGE = '/placeholder.svg'
 
-function publicUrl(bucket: string, path: string): string {
+function publicUrl(bucket: string, path: string, width?: number): string {
   const clean = path.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')
-  return `${env.supabaseUrl.replace(/\/+$/, '')}/storage/v1/object/public/${bucket}/${clean}`
+  const base = `${env.supabaseUrl.replace(/\/+$/, '')}/storage/v1/`
+  return width ? `${base}render/image/public/${bucket}/${clean}?width=${width}` : `${base}object/public/${bucket}/${clean}`
 }
 
 /**
  * The public URL of a listing image (spec §7): an empty path gives the
  * placeholder, absolute http(s) URLs pass through, anything else is a path
  * in the public `images` bucket. Same URL as
- * `supabase.storage.from('images').getPublicUrl(path)`, computed without
- * loading supabase-js.
+ * `supabase.storage.from('images').getPublicUrl(path, { transform: { width } })`,
+ * computed without loading supabase-js: with a width, storage renders the
+ * photo that wide (aspect kept, WebP where the browser takes it), so cards
+ * and thumbnails do not download full photos.
  */
-export function imageUrl(path: string | null | undefined): string {
+export function imageUrl(path: string | null | undefined, width?: number): string {
   const value = path?.trim()
   if (!value) return PLACEHOLDER_IMAGE
   if (/^https?:\/\//i.test(value)) return value
-  return publicUrl('images', value)
+  return publicUrl('images', value, width)
 }
 
 /** The public URL of a user's avatar (bucket `avatars`, keyed by user id). */

@@ -1,3 +1,5 @@
+import { env } from '@/config/env'
+
 import { resizeImage } from './image-resize'
 import { supabase } from './supabase'
 
@@ -28,9 +30,32 @@ export async function uploadListingImage(
   const type = body.type || file.type
   const path = `${userId}/${crypto.randomUUID()}.${extensionOf[type] ?? 'jpg'}`
   onStage?.('uploading')
+  if (body.size > RESUMABLE_THRESHOLD) {
+    await uploadResumable(body, path, type)
+    return path
+  }
   const { error } = await supabase.storage.from('images').upload(path, body, { contentType: type, upsert: false })
   if (error) throw error
   return path
+}
+
+/**
+ * Above this size a photo goes up with TUS, resumable after a dropped
+ * connection (Supabase recommends it above 6 MB).
+ */
+export const RESUMABLE_THRESHOLD = 6 * 1024 * 1024
+
+async function uploadResumable(body: Blob, path: string, contentType: string): Promise<void> {
+  // Loaded only here: the TUS client stays out of every route's bundle.
+  const [{ resumableUpload }, { data }] = await Promise.all([import('./resumable-upload'), supabase.auth.getSession()])
+  await resumableUpload(body, {
+    supabaseUrl: env.supabaseUrl,
+    apikey: env.supabaseAnonKey,
+    accessToken: data.session?.access_token ?? env.supabaseAnonKey,
+    bucket: 'images',
+    path,
+    contentType,
+  })
 }
 
 /**

@@ -15,11 +15,12 @@ const Methods = "GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS"
 
 // AllowHeaders is sent when a preflight names no headers: everything
 // supabase-js and its sub-clients send.
-const AllowHeaders = "authorization, apikey, content-type, accept, accept-profile, content-profile, prefer, range, range-unit, x-client-info, x-supabase-api-version, x-upsert, x-metadata, cache-control, content-encoding, x-retry-count, traceparent, tracestate, baggage, x-region"
+const AllowHeaders = "authorization, apikey, content-type, accept, accept-profile, content-profile, prefer, range, range-unit, x-client-info, x-supabase-api-version, x-upsert, x-metadata, cache-control, content-encoding, x-retry-count, traceparent, tracestate, baggage, x-region, tus-resumable, upload-length, upload-offset, upload-metadata, upload-defer-length, upload-concat"
 
 // ExposeHeaders is the union of what PostgREST, Supabase Auth and Storage
-// clients read; without it the browser hides them (and count is null).
-const ExposeHeaders = "Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit, X-Total-Count, Link, X-Supabase-Api-Version, x-sb-error-code, Content-Length, ETag, Last-Modified, Cache-Control, Content-Disposition, X-Request-Id, Preference-Applied"
+// clients read, TUS clients' protocol headers included; without it the
+// browser hides them (and count is null, a resumable upload cannot resume).
+const ExposeHeaders = "Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit, X-Total-Count, Link, X-Supabase-Api-Version, x-sb-error-code, Content-Length, ETag, Last-Modified, Cache-Control, Content-Disposition, X-Request-Id, Preference-Applied, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Upload-Offset, Upload-Length, Upload-Expires, Upload-Metadata"
 
 // MaxAge lets browsers cache a preflight for a day.
 const MaxAge = "86400"

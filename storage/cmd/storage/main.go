@@ -20,6 +20,8 @@ import (
 	"github.com/kejanest/kejanest/storage/internal/db"
 	"github.com/kejanest/kejanest/storage/internal/httpapi"
 	"github.com/kejanest/kejanest/storage/internal/objects"
+	"github.com/kejanest/kejanest/storage/internal/render"
+	"github.com/kejanest/kejanest/storage/internal/resumable"
 )
 
 const service = "storage"
@@ -97,8 +99,21 @@ func run() int {
 		FileSizeLimit: int64(cfg.FileSizeLimit), Log: log,
 		Images: objects.NewImageBudget(int64(cfg.ImageMemoryLimit), cfg.ImageQueueTimeout),
 	}
+	var renderer *render.Renderer
+	if cfg.ImageTransformation {
+		// Transformations take their memory from the uploads' budget.
+		renderer = render.New(render.Config{
+			Limits:         render.Limits{MinSize: cfg.ImageLimitMinSize, MaxSize: cfg.ImageLimitMaxSize},
+			MaxSourceBytes: int64(cfg.ImageMaxSourceBytes), MaxSourcePixels: cfg.ImageMaxSourcePixels,
+			Workers: cfg.ImageRenderWorkers, QueueTimeout: cfg.ImageQueueTimeout,
+		}, svc.Images, objects.DecodeCost)
+	}
+	tus := &resumable.Manager{Service: svc, Backend: store, Expiry: cfg.TusURLExpiry, Log: log}
+	// Abandoned uploads are swept a few times per expiry period.
+	go tus.SweepEvery(ctx, max(cfg.TusURLExpiry/4, time.Minute))
 	app := httpapi.New(httpapi.Deps{
-		Log: log, FileSizeLimit: cfg.FileSizeLimit, Service: svc, Verifier: verifier,
+		Log: log, FileSizeLimit: cfg.FileSizeLimit, Service: svc, Verifier: verifier, Resumable: tus,
+		Renderer: renderer,
 		// Large objects take longer than an API call: the body and the
 		// handler get transferTimeout.
 		Server: fiberserve.Config{ReadTimeout: transferTimeout, WriteTimeout: transferTimeout, RequestTimeout: transferTimeout},

@@ -42,6 +42,16 @@ type Backend interface {
 	Copy(ctx context.Context, src, dst string) error
 	// Delete removes the keys; missing ones are not an error.
 	Delete(ctx context.Context, keys ...string) error
+	// List returns every object whose key starts with prefix, in key
+	// order (resumable uploads find their parts and expired uploads with
+	// it; object listings come from the database, never from here).
+	List(ctx context.Context, prefix string) ([]Entry, error)
+}
+
+// Entry is one object found by List.
+type Entry struct {
+	Key string
+	Info
 }
 
 // Key is where the bytes of one version of an object live:

@@ -7,19 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-)
 
-// minioVersion is the MinIO module the S3 tests build (the same pin as
-// compat/harness/minio.mjs).
-const minioVersion = "github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c"
+	"github.com/kejanest/kejanest/storage/internal/backend/miniotest"
+)
 
 // contract runs the Backend contract against b.
 func contract(t *testing.T, b Backend) {
@@ -80,6 +74,38 @@ func contract(t *testing.T, b Backend) {
 			t.Errorf("partial object visible: %v", err)
 		}
 	})
+	t.Run("list", func(t *testing.T) {
+		keys := []string{"#up/a/info", "#up/a/part-2", "#up/a/part-1", "#up/ab/info", "#upx/c"}
+		for i, k := range keys {
+			if _, err := b.Put(ctx, k, bytes.NewReader(payload[:i+1]), ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Cleanup(func() { _ = b.Delete(ctx, keys...) })
+		for _, tc := range []struct {
+			prefix string
+			want   []string
+			sizes  []int64
+		}{
+			{"#up/a/", []string{"#up/a/info", "#up/a/part-1", "#up/a/part-2"}, []int64{1, 3, 2}},
+			{"#up/", []string{"#up/a/info", "#up/a/part-1", "#up/a/part-2", "#up/ab/info"}, []int64{1, 3, 2, 4}},
+			{"#up/none/", nil, nil},
+		} {
+			got, err := b.List(ctx, tc.prefix)
+			if err != nil {
+				t.Fatalf("List(%q): %v", tc.prefix, err)
+			}
+			var names []string
+			var sizes []int64
+			for _, e := range got {
+				names = append(names, e.Key)
+				sizes = append(sizes, e.Size)
+			}
+			if fmt.Sprint(names) != fmt.Sprint(tc.want) || fmt.Sprint(sizes) != fmt.Sprint(tc.sizes) {
+				t.Errorf("List(%q) = %v %v, want %v %v", tc.prefix, names, sizes, tc.want, tc.sizes)
+			}
+		}
+	})
 	t.Run("copy delete", func(t *testing.T) {
 		if err := b.Copy(ctx, "bkt/dir/obj.bin/v1", "bkt2/copy/v2"); err != nil {
 			t.Fatal(err)
@@ -130,89 +156,9 @@ func TestFileRefusesEscapingKeys(t *testing.T) {
 	}
 }
 
-// minioBinary returns the cached MinIO binary, building it with go install
-// when missing (KEJANEST_TOOLS_DIR or ~/.cache/kejanest-tools).
-func minioBinary(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("KEJANEST_TOOLS_DIR")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = filepath.Join(home, ".cache", "kejanest-tools")
-	}
-	bin := filepath.Join(dir, "minio")
-	if _, err := os.Stat(bin); err == nil {
-		return bin
-	}
-	if testing.Short() {
-		t.Skip("MinIO is not built yet and -short is set")
-	}
-	cmd := exec.Command("go", "install", minioVersion)
-	cmd.Env = append(os.Environ(), "GOBIN="+dir, "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go install %s: %v\n%s", minioVersion, err, out)
-	}
-	return bin
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// startMinio runs MinIO on a free loopback port with a temp data dir until
-// the test ends, and returns its endpoint.
-func startMinio(t *testing.T) (endpoint, user, pass string) {
-	t.Helper()
-	bin := minioBinary(t)
-	port, cport := freePort(t), freePort(t)
-	user, pass = "kejanest-test", "kejanest-test-secret"
-	cmd := exec.Command(bin, "server", t.TempDir(), "--address", fmt.Sprintf("127.0.0.1:%d", port),
-		"--console-address", fmt.Sprintf("127.0.0.1:%d", cport), "--quiet")
-	cmd.Env = append(os.Environ(), "MINIO_ROOT_USER="+user, "MINIO_ROOT_PASSWORD="+pass, "MINIO_BROWSER=off", "MINIO_UPDATE=off")
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	endpoint = fmt.Sprintf("http://127.0.0.1:%d", port)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get(endpoint + "/minio/health/live")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return endpoint, user, pass
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("minio not ready:\n%s", log.String())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
 func TestS3AgainstMinIO(t *testing.T) {
 	t.Parallel()
-	endpoint, user, pass := startMinio(t)
+	endpoint, user, pass := miniotest.Start(t)
 	b, err := NewS3(S3Options{Endpoint: endpoint, Bucket: "kejanest-test", Region: "us-east-1", AccessKeyID: user, SecretAccessKey: pass, ForcePathStyle: true})
 	if err != nil {
 		t.Fatal(err)

@@ -161,6 +161,52 @@ func (f *File) Delete(_ context.Context, keys ...string) error {
 	return errors.Join(errs...)
 }
 
+// List implements Backend: it walks the directory holding prefix and
+// skips the temporary files of Puts in progress.
+func (f *File) List(_ context.Context, prefix string) ([]Entry, error) {
+	dir := f.root
+	if i := strings.LastIndex(prefix, "/"); i > 0 {
+		p, err := f.path(prefix[:i])
+		if err != nil {
+			return nil, err
+		}
+		dir = p
+	}
+	var out []Entry
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while walking (or never there)
+			}
+			return err
+		}
+		if d.IsDir() || strings.HasPrefix(d.Name(), ".upload-") {
+			return nil
+		}
+		rel, err := filepath.Rel(f.root, p)
+		if err != nil {
+			return err
+		}
+		key := filepath.ToSlash(rel)
+		if !strings.HasPrefix(key, prefix) {
+			return nil
+		}
+		st, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		out = append(out, Entry{Key: key, Info: Info{Size: st.Size(), LastModified: st.ModTime()}})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("file backend list: %w", err)
+	}
+	return out, nil
+}
+
 type readCloser struct {
 	io.Reader
 	io.Closer

@@ -156,6 +156,18 @@ func (s *S3) Delete(ctx context.Context, keys ...string) error {
 	return errors.Join(errs...)
 }
 
+// List implements Backend.
+func (s *S3) List(ctx context.Context, prefix string) ([]Entry, error) {
+	var out []Entry
+	for o := range s.client.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
+		if o.Err != nil {
+			return nil, fmt.Errorf("s3 list: %w", o.Err)
+		}
+		out = append(out, Entry{Key: o.Key, Info: Info{Size: o.Size, LastModified: o.LastModified}})
+	}
+	return out, nil
+}
+
 func mapS3(err error) error {
 	switch minio.ToErrorResponse(err).Code {
 	case "NoSuchKey", "NotFound":

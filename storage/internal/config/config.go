@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -51,7 +52,14 @@ const (
 //	FILE_STORAGE_BACKEND_PATH                                .data/storage                                                    root directory of the file backend
 //	FILE_SIZE_LIMIT                                          52428800                                                         largest object, in bytes
 //	IMAGE_PROCESSING_MEMORY_LIMIT                            268435456                                                        bytes image uploads may hold at once while decoded, re-encoded or held whole
+//	IMAGE_TRANSFORMATION_ENABLED  ENABLE_IMAGE_TRANSFORMATION  true                                                             serve /render/image and sign URLs with a transform
+//	IMAGE_TRANSFORMATION_LIMIT_MIN_SIZE  IMG_LIMITS_MIN_SIZE  1                                                                requested width/height are clamped to at least this
+//	IMAGE_TRANSFORMATION_LIMIT_MAX_SIZE  IMG_LIMITS_MAX_SIZE  2500                                                             … and at most this
+//	IMGPROXY_MAX_SRC_RESOLUTION                              50                                                               largest source to transform, in megapixels
+//	IMGPROXY_MAX_SRC_FILE_SIZE                               25000000                                                         largest source to transform, in bytes
+//	IMGPROXY_WORKERS              IMGPROXY_CONCURRENCY       number of CPUs                                                   transformations running at once; others wait IMAGE_PROCESSING_QUEUE_TIMEOUT
 //	IMAGE_PROCESSING_QUEUE_TIMEOUT                           30                                                               how long an image upload waits for that memory (seconds, or a Go duration) before SlowDown (429)
+//	TUS_URL_EXPIRY_MS                                        3600000                                                          how long an unfinished resumable (TUS) upload is kept, in milliseconds
 //	STORAGE_S3_BUCKET                                        ""                                                               s3 backend: bucket (required)
 //	STORAGE_S3_ENDPOINT                                      ""                                                               s3 backend: endpoint URL; empty is AWS
 //	STORAGE_S3_REGION                                        ""                                                               s3 backend: region
@@ -86,6 +94,16 @@ type Config struct {
 	// ImageQueueTimeout is how long an image upload waits for its memory
 	// before it is refused with SlowDown (IMAGE_PROCESSING_QUEUE_TIMEOUT).
 	ImageQueueTimeout time.Duration
+	// TusURLExpiry is how long an unfinished resumable upload is kept
+	// (TUS_URL_EXPIRY_MS).
+	TusURLExpiry time.Duration
+	// Image transformation (/render/image): on or off, the clamp of the
+	// requested dimensions, the largest source, and the renders running
+	// at once (IMAGE_TRANSFORMATION_*, IMGPROXY_*).
+	ImageTransformation                     bool
+	ImageLimitMinSize, ImageLimitMaxSize    int
+	ImageMaxSourcePixels                    int64
+	ImageMaxSourceBytes, ImageRenderWorkers int
 	// S3 settings (STORAGE_S3_BUCKET, STORAGE_S3_ENDPOINT,
 	// STORAGE_S3_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
 	S3Bucket, S3Endpoint, S3Region     string
@@ -117,6 +135,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		FileSizeLimit:      r.Int(50*1024*1024, "FILE_SIZE_LIMIT"),
 		ImageMemoryLimit:   r.Int(DefaultImageMemoryLimit, "IMAGE_PROCESSING_MEMORY_LIMIT"),
 		ImageQueueTimeout:  r.Duration(DefaultImageQueueTimeout, "IMAGE_PROCESSING_QUEUE_TIMEOUT"),
+		TusURLExpiry:       time.Duration(r.Int(3600000, "TUS_URL_EXPIRY_MS")) * time.Millisecond,
 		S3Bucket:           r.String("", "STORAGE_S3_BUCKET"),
 		S3Endpoint:         r.String("", "STORAGE_S3_ENDPOINT"),
 		S3Region:           r.String("", "STORAGE_S3_REGION"),
@@ -126,6 +145,16 @@ func Load(r *envconf.Reader) (Config, error) {
 		Production:         devkeys.IsProduction(r.String("", devkeys.EnvVar)),
 	}
 	c.S3ForcePathStyle = r.Bool(c.S3Endpoint != "", "STORAGE_S3_FORCE_PATH_STYLE")
+	c.ImageTransformation = r.Bool(true, "IMAGE_TRANSFORMATION_ENABLED", "ENABLE_IMAGE_TRANSFORMATION")
+	c.ImageLimitMinSize = r.Int(1, "IMAGE_TRANSFORMATION_LIMIT_MIN_SIZE", "IMG_LIMITS_MIN_SIZE")
+	c.ImageLimitMaxSize = r.Int(2500, "IMAGE_TRANSFORMATION_LIMIT_MAX_SIZE", "IMG_LIMITS_MAX_SIZE")
+	c.ImageMaxSourceBytes = r.Int(25_000_000, "IMGPROXY_MAX_SRC_FILE_SIZE")
+	c.ImageRenderWorkers = r.Int(runtime.NumCPU(), "IMGPROXY_WORKERS", "IMGPROXY_CONCURRENCY")
+	// imgproxy takes its resolution limit in (fractional) megapixels.
+	mp := r.String("50", "IMGPROXY_MAX_SRC_RESOLUTION")
+	if f, err := strconv.ParseFloat(mp, 64); err == nil && f > 0 {
+		c.ImageMaxSourcePixels = int64(f * 1e6)
+	}
 	return c, r.Err()
 }
 
@@ -155,6 +184,18 @@ func (c Config) Validate() error {
 	}
 	if c.ImageQueueTimeout < 0 {
 		errs = append(errs, fmt.Errorf("IMAGE_PROCESSING_QUEUE_TIMEOUT: %s, want zero or more", c.ImageQueueTimeout))
+	}
+	if c.ImageMaxSourcePixels < 1 {
+		errs = append(errs, errors.New("IMGPROXY_MAX_SRC_RESOLUTION: want a positive number of megapixels"))
+	}
+	if c.ImageLimitMinSize < 1 || c.ImageLimitMaxSize < c.ImageLimitMinSize {
+		errs = append(errs, fmt.Errorf("IMAGE_TRANSFORMATION_LIMIT_MIN_SIZE, _MAX_SIZE: %d, %d, want 1 <= min <= max", c.ImageLimitMinSize, c.ImageLimitMaxSize))
+	}
+	if c.ImageMaxSourceBytes < 1 || c.ImageRenderWorkers < 1 {
+		errs = append(errs, fmt.Errorf("IMGPROXY_MAX_SRC_FILE_SIZE, IMGPROXY_WORKERS: %d, %d, want positive numbers", c.ImageMaxSourceBytes, c.ImageRenderWorkers))
+	}
+	if c.TusURLExpiry < time.Second {
+		errs = append(errs, fmt.Errorf("TUS_URL_EXPIRY_MS: %d, want at least 1000", c.TusURLExpiry.Milliseconds()))
 	}
 	switch c.Backend {
 	case BackendFile:

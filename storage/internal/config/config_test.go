@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,10 @@ func TestLoad(t *testing.T) {
 
 		ImageMemoryLimit:  268435456,
 		ImageQueueTimeout: 30 * time.Second,
+		TusURLExpiry:      time.Hour,
 	}
+	defaults.ImageTransformation, defaults.ImageLimitMinSize, defaults.ImageLimitMaxSize = true, 1, 2500
+	defaults.ImageMaxSourcePixels, defaults.ImageMaxSourceBytes, defaults.ImageRenderWorkers = 50_000_000, 25_000_000, runtime.NumCPU()
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -82,12 +86,25 @@ func TestLoad(t *testing.T) {
 			want: func(c *Config) { c.ImageMemoryLimit, c.ImageQueueTimeout = 64<<20, 5*time.Second }},
 		{name: "image queue as a duration, none", env: map[string]string{"IMAGE_PROCESSING_QUEUE_TIMEOUT": "0s"},
 			want: func(c *Config) { c.ImageQueueTimeout = 0 }},
+		{name: "tus expiry", env: map[string]string{"TUS_URL_EXPIRY_MS": "60000"},
+			want: func(c *Config) { c.TusURLExpiry = time.Minute }},
+		{name: "image transformation", env: map[string]string{
+			"ENABLE_IMAGE_TRANSFORMATION": "false", "IMG_LIMITS_MIN_SIZE": "10", "IMAGE_TRANSFORMATION_LIMIT_MAX_SIZE": "2000",
+			"IMGPROXY_MAX_SRC_RESOLUTION": "16.8", "IMGPROXY_MAX_SRC_FILE_SIZE": "1000", "IMGPROXY_CONCURRENCY": "3",
+		}, want: func(c *Config) {
+			c.ImageTransformation, c.ImageLimitMinSize, c.ImageLimitMaxSize = false, 10, 2000
+			c.ImageMaxSourcePixels, c.ImageMaxSourceBytes, c.ImageRenderWorkers = 16_800_000, 1000, 3
+		}},
+		{name: "image size limits crossed", env: map[string]string{"IMAGE_TRANSFORMATION_LIMIT_MIN_SIZE": "300", "IMAGE_TRANSFORMATION_LIMIT_MAX_SIZE": "200"}, wantErr: "want 1 <= min <= max"},
+		{name: "image resolution not a number", env: map[string]string{"IMGPROXY_MAX_SRC_RESOLUTION": "lots"}, wantErr: "IMGPROXY_MAX_SRC_RESOLUTION"},
+		{name: "image workers zero", env: map[string]string{"IMGPROXY_WORKERS": "0"}, wantErr: "IMGPROXY_WORKERS"},
 		{name: "image memory zero", env: map[string]string{"IMAGE_PROCESSING_MEMORY_LIMIT": "0"}, wantErr: "IMAGE_PROCESSING_MEMORY_LIMIT: 0"},
 		{name: "image memory with unit", env: map[string]string{"IMAGE_PROCESSING_MEMORY_LIMIT": "256MB"}, wantErr: "IMAGE_PROCESSING_MEMORY_LIMIT"},
 		{name: "image queue negative", env: map[string]string{"IMAGE_PROCESSING_QUEUE_TIMEOUT": "-1s"}, wantErr: "IMAGE_PROCESSING_QUEUE_TIMEOUT: -1s"},
 		{name: "port not a number", env: map[string]string{"SERVER_PORT": "five"}, wantErr: `SERVER_PORT: "five" is not an integer`},
 		{name: "port out of range", env: map[string]string{"SERVER_PORT": "-1"}, wantErr: "SERVER_PORT: -1 is not a port"},
 		{name: "bad database url", env: map[string]string{"DATABASE_URL": "postgres://a@h:p/db"}, wantErr: "DATABASE_URL"},
+		{name: "tus expiry too short", env: map[string]string{"TUS_URL_EXPIRY_MS": "10"}, wantErr: "TUS_URL_EXPIRY_MS"},
 		{name: "unknown backend", env: map[string]string{"STORAGE_BACKEND": "gcs"}, wantErr: `STORAGE_BACKEND: "gcs"`},
 		{name: "s3 without bucket", env: map[string]string{"STORAGE_BACKEND": "s3"}, wantErr: "STORAGE_S3_BUCKET: required"},
 		{name: "s3 bad endpoint", env: map[string]string{"STORAGE_BACKEND": "s3", "STORAGE_S3_BUCKET": "b", "STORAGE_S3_ENDPOINT": "minio:9000"}, wantErr: "STORAGE_S3_ENDPOINT"},

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -23,6 +24,20 @@ type Bucket struct {
 	Type             string    `json:"type"`
 	CreatedAt        time.Time `json:"created_at"`
 	UpdatedAt        time.Time `json:"updated_at"`
+}
+
+// jsTime is the format JavaScript's Date.toISOString prints, in which
+// upstream's buckets carry their timestamps: UTC, milliseconds, "Z".
+const jsTime = "2006-01-02T15:04:05.000Z"
+
+// MarshalJSON writes b as upstream does, timestamps in jsTime.
+func (b Bucket) MarshalJSON() ([]byte, error) {
+	type plain Bucket // without this method
+	return json.Marshal(struct {
+		plain
+		CreatedAt string `json:"created_at"`
+		UpdatedAt string `json:"updated_at"`
+	}{plain(b), b.CreatedAt.UTC().Format(jsTime), b.UpdatedAt.UTC().Format(jsTime)})
 }
 
 const bucketCols = `id, name, owner::text, owner_id, public, file_size_limit, allowed_mime_types, type, created_at, updated_at`

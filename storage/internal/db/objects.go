@@ -263,9 +263,17 @@ func (t *Tx) List(ctx context.Context, q ListV1) ([]Entry, error) {
 // ListV2 selects a page of a bucket by cursor (POST /object/list-v2/{bucket}).
 type ListV2 struct {
 	Bucket, Prefix string
-	// Cursor is the last key of the previous page ("" for the first).
-	Cursor string
-	Limit  int
+	// After is the key the previous page ended on ("" for the first page).
+	After string
+	// AfterTime is that key's sort time when SortColumn is a date column;
+	// nil stands for the epoch, as upstream's cursor without one.
+	AfterTime *time.Time
+	// SortColumn is "name" (the default), "created_at" or "updated_at".
+	SortColumn string
+	// SortDesc orders descending; ties on a date are broken by the key in
+	// the same direction.
+	SortDesc bool
+	Limit    int
 	// Delimiter groups keys below the prefix into folders at the next "/".
 	Delimiter bool
 }
@@ -274,38 +282,75 @@ type ListV2 struct {
 type V2Item struct {
 	Key    string
 	Folder bool
-	Object Object
+	// SortTime is the item's sort column truncated to milliseconds (the
+	// epoch when null); a folder's is the earliest created_at below it, as
+	// upstream's search_by_timestamp. Zero when sorting by name.
+	SortTime time.Time
+	Object   Object
 }
 
-// ListPage returns up to q.Limit+1 items after the cursor, in key order
-// (C collation); the caller uses the extra one to report hasNext.
-func (t *Tx) ListPage(ctx context.Context, q ListV2) ([]V2Item, error) {
-	var sql string
-	if q.Delimiter {
-		sql = `select key, folder, ` + prefixed("o.", objectCols) + ` from (
-				select distinct on (k.key) k.key, k.folder, k.oid
-				from (
-					select case when strpos(substr(name, $2::int + 1), '/') > 0
-							then $3 || split_part(substr(name, $2::int + 1), '/', 1) || '/'
-							else name end collate "C" as key,
-						strpos(substr(name, $2::int + 1), '/') > 0 as folder, id as oid
-					from storage.objects
-					where bucket_id = $1 and name like $4
-				) k
-				where k.key > $5
-				order by k.key, k.folder desc
-			) d left join storage.objects o on o.id = d.oid and not d.folder
-			order by d.key limit $6`
-	} else {
-		sql = `select name as key, false, ` + objectCols + ` from storage.objects
-			where bucket_id = $1 and name like $4 and name collate "C" > $5 and $2::int >= 0 and $3::text is not null
-			order by name collate "C" limit $6`
+// v2DateColumns are the date columns list-v2 sorts by; only these strings
+// ever reach the SQL text.
+var v2DateColumns = map[string]string{"created_at": "created_at", "updated_at": "updated_at"}
+
+// listPageSQL builds the list-v2 statement for q, with the named
+// arguments of listPageArgs (pgx passes only the ones the text uses).
+func listPageSQL(q ListV2) string {
+	dateCol, byDate := v2DateColumns[q.SortColumn]
+	if !byDate {
+		dateCol = "created_at"
 	}
-	rows, err := t.tx.Query(ctx, sql, q.Bucket, len([]rune(q.Prefix)), q.Prefix, likePrefix(q.Prefix), q.Cursor, q.Limit+1)
+	dir, op := "asc", ">"
+	if q.SortDesc {
+		dir, op = "desc", "<"
+	}
+	sortAt := `coalesce(date_trunc('milliseconds', ` + dateCol + `), 'epoch'::timestamptz)`
+	var inner string
+	if q.Delimiter {
+		// A folder's time is the earliest created_at below it, for either
+		// date column (upstream: MIN(obj_created_at) for both).
+		inner = `select k.key, k.folder, (array_agg(k.oid))[1] as oid,
+				case when k.folder then coalesce(date_trunc('milliseconds', min(k.created_at)), 'epoch'::timestamptz)
+					else min(k.sort_at) end as sort_at
+			from (
+				select case when strpos(substr(name, @prefix_len::int + 1), '/') > 0
+						then @prefix || split_part(substr(name, @prefix_len::int + 1), '/', 1) || '/'
+						else name end collate "C" as key,
+					strpos(substr(name, @prefix_len::int + 1), '/') > 0 as folder, id as oid, created_at,
+					` + sortAt + ` as sort_at
+				from storage.objects
+				where bucket_id = @bucket and name like @like
+			) k
+			group by k.key, k.folder`
+	} else {
+		inner = `select name collate "C" as key, false as folder, id as oid, ` + sortAt + ` as sort_at
+			from storage.objects
+			where bucket_id = @bucket and name like @like`
+	}
+	where, order := `d.key `+op+` @after`, `d.key `+dir
+	if byDate {
+		where = `row(d.sort_at, d.key) ` + op + ` row(coalesce(@after_time::timestamptz, 'epoch'::timestamptz), @after::text collate "C")`
+		order = `d.sort_at ` + dir + `, d.key ` + dir
+	}
+	return `select d.key, d.folder, d.sort_at, ` + prefixed("o.", objectCols) + `
+		from (` + inner + `) d
+		left join storage.objects o on o.id = d.oid and not d.folder
+		where (@after = '' or ` + where + `)
+		order by ` + order + `
+		limit @limit`
+}
+
+// ListPage returns up to q.Limit+1 items after the cursor in q's order
+// (keys in C collation); the caller uses the extra one to report hasNext.
+func (t *Tx) ListPage(ctx context.Context, q ListV2) ([]V2Item, error) {
+	args := pgx.NamedArgs{"bucket": q.Bucket, "like": likePrefix(q.Prefix), "after": q.After, "limit": q.Limit + 1,
+		"after_time": q.AfterTime, "prefix_len": len([]rune(q.Prefix)), "prefix": q.Prefix}
+	rows, err := t.tx.Query(ctx, listPageSQL(q), args)
 	if err != nil {
 		return nil, mapErr(fmt.Errorf("list objects v2: %w", err))
 	}
 	defer rows.Close()
+	_, byDate := v2DateColumns[q.SortColumn]
 	out := []V2Item{}
 	for rows.Next() {
 		var it V2Item
@@ -316,8 +361,11 @@ func (t *Tx) ListPage(ctx context.Context, q ListV2) ([]V2Item, error) {
 			Version                          *string
 			CreatedAt, UpdatedAt, LastAccess *time.Time
 		}
-		if err := rows.Scan(&it.Key, &it.Folder, &o.ID, &o.BucketID, &o.Name, &o.Owner, &o.OwnerID, &o.Metadata, &o.UserMetadata, &o.Version, &o.CreatedAt, &o.UpdatedAt, &o.LastAccess); err != nil {
+		if err := rows.Scan(&it.Key, &it.Folder, &it.SortTime, &o.ID, &o.BucketID, &o.Name, &o.Owner, &o.OwnerID, &o.Metadata, &o.UserMetadata, &o.Version, &o.CreatedAt, &o.UpdatedAt, &o.LastAccess); err != nil {
 			return nil, mapErr(fmt.Errorf("list objects v2: %w", err))
+		}
+		if !byDate {
+			it.SortTime = time.Time{}
 		}
 		if !it.Folder && o.ID != nil {
 			it.Object = Object{ID: *o.ID, BucketID: deref(o.BucketID), Name: deref(o.Name), Owner: o.Owner, OwnerID: o.OwnerID,

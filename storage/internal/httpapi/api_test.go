@@ -148,6 +148,7 @@ func form(t *testing.T, contentType string, data []byte) (string, []byte) {
 func TestAPI(t *testing.T) {
 	t.Parallel()
 	app, svc, usr := apiApp(t)
+	expired, _ := jwtverify.SignHS256(map[string]any{"role": "service_role", "exp": time.Now().Add(-time.Hour).Unix()}, []byte(devkeys.JWTSecret))
 	ct, mp := form(t, "text/plain", []byte("hello multipart"))
 	steps := []struct {
 		name       string
@@ -177,7 +178,12 @@ func TestAPI(t *testing.T) {
 		{"delete bucket not empty", call{method: "DELETE", target: "/bucket/b", key: svc}, 400, `"statusCode":"409","code":"ResourceNotEmpty"`, nil},
 		{"delete many", call{method: "DELETE", target: "/object/b", key: svc, contentType: "application/json", body: []byte(`{"prefixes":["moved.txt","dir/m.txt"]}`)}, 200, `"name":"moved.txt"`, nil},
 		{"delete bucket", call{method: "DELETE", target: "/bucket/b", key: svc}, 200, `{"message":"Successfully deleted"}`, nil},
-		{"bad jwt", call{method: "GET", target: "/bucket", key: "x.y.z"}, 400, `"code":"InvalidJWT"`, nil},
+		{"bad jwt", call{method: "GET", target: "/bucket", key: "x.y.z"}, 400, `{"statusCode":"403","code":"AccessDenied","error":"Unauthorized","message":"Invalid Compact JWS"}`, nil},
+		{"not bearer", call{method: "GET", target: "/bucket", headers: map[string]string{"Authorization": "Basic eDp5"}}, 400, `"statusCode":"403","code":"AccessDenied"`, nil},
+		{"expired jwt", call{method: "GET", target: "/bucket", key: expired}, 400, `{"statusCode":"403","code":"AccessDenied","error":"Unauthorized","message":"\"exp\" claim timestamp check failed"}`, nil},
+		{"bad signature", call{method: "GET", target: "/bucket", key: svc[:len(svc)-2] + "xx"}, 400, `"message":"signature verification failed"`, nil},
+		{"version", call{method: "GET", target: "/version"}, 200, "", map[string]string{"content-type": "text/plain; charset=utf-8"}},
+		{"status", call{method: "GET", target: "/status"}, 200, "", nil},
 	}
 	for _, s := range steps {
 		status, h, body := s.call.do(t, app)

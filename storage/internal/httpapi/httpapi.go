@@ -14,6 +14,8 @@ import (
 	"github.com/kejanest/kejanest/platform/fiberserve"
 	"github.com/kejanest/kejanest/platform/jwtverify"
 	"github.com/kejanest/kejanest/storage/internal/objects"
+	"github.com/kejanest/kejanest/storage/internal/render"
+	"github.com/kejanest/kejanest/storage/internal/resumable"
 	"github.com/kejanest/kejanest/storage/internal/storageerr"
 )
 
@@ -36,6 +38,12 @@ type Deps struct {
 	Service *objects.Service
 	// Verifier checks bearer tokens.
 	Verifier *jwtverify.Verifier
+	// Resumable runs TUS uploads; nil builds one over Service with the
+	// default expiry.
+	Resumable *resumable.Manager
+	// Renderer serves /render/image; nil leaves image transformation off
+	// (IMAGE_TRANSFORMATION_ENABLED=false).
+	Renderer *render.Renderer
 }
 
 // New returns the storage service's app with every route registered.
@@ -69,7 +77,11 @@ func New(d Deps) *fiber.App {
 	})
 	registerHealth(app)
 	if d.Service != nil {
-		h := &handlers{svc: d.Service, verify: d.Verifier, log: d.Log}
+		tus := d.Resumable
+		if tus == nil {
+			tus = &resumable.Manager{Service: d.Service, Backend: d.Service.Backend, Log: d.Log}
+		}
+		h := &handlers{svc: d.Service, tus: tus, verify: d.Verifier, log: d.Log, renderer: d.Renderer}
 		h.register(app)
 	}
 	app.Use(notImplemented)

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/base64"
 	"encoding/json"
 
 	"github.com/gofiber/fiber/v3"
@@ -13,8 +14,9 @@ import (
 // infoBody is an object as GET /object/info answers it.
 func infoBody(o db.Object) fiber.Map {
 	m := objects.ParseMeta(o)
-	var user any
-	if len(o.UserMetadata) > 0 {
+	// Upstream answers an object without user metadata with {}.
+	user := json.RawMessage(`{}`)
+	if len(o.UserMetadata) > 0 && string(o.UserMetadata) != "null" {
 		user = json.RawMessage(o.UserMetadata)
 	}
 	return fiber.Map{
@@ -134,6 +136,12 @@ type transferBody struct {
 	SourceKey         string `json:"sourceKey"`
 	DestinationKey    string `json:"destinationKey"`
 	DestinationBucket string `json:"destinationBucket"`
+	// Copy only (upstream's copyObject body).
+	Metadata *struct {
+		CacheControl *string `json:"cacheControl"`
+		Mimetype     *string `json:"mimetype"`
+	} `json:"metadata"`
+	CopyMetadata *bool `json:"copyMetadata"`
 }
 
 func (h *handlers) transfer(c fiber.Ctx) (db.Caller, objects.Transfer, error) {
@@ -148,7 +156,19 @@ func (h *handlers) transfer(c fiber.Ctx) (db.Caller, objects.Transfer, error) {
 	if b.BucketID == "" {
 		return who, objects.Transfer{}, storageerr.MissingParameter("bucketId")
 	}
-	return who, objects.Transfer{Bucket: b.BucketID, From: b.SourceKey, ToBucket: b.DestinationBucket, To: b.DestinationKey}, nil
+	t := objects.Transfer{Bucket: b.BucketID, From: b.SourceKey, ToBucket: b.DestinationBucket, To: b.DestinationKey,
+		KeepMetadata: b.CopyMetadata == nil || *b.CopyMetadata}
+	if b.Metadata != nil {
+		t.CacheControl, t.Mimetype = b.Metadata.CacheControl, b.Metadata.Mimetype
+	}
+	if m := c.Get("x-metadata"); m != "" {
+		dec, err := base64.StdEncoding.DecodeString(m)
+		if err != nil || !json.Valid(dec) {
+			return who, t, storageerr.InvalidParameter("x-metadata", "")
+		}
+		t.UserMetadata = dec
+	}
+	return who, t, nil
 }
 
 func (h *handlers) move(c fiber.Ctx) error {
@@ -195,13 +215,23 @@ func (h *handlers) signURL(c fiber.Ctx) error {
 		return err
 	}
 	var body struct {
-		ExpiresIn json.Number `json:"expiresIn"`
+		ExpiresIn json.Number    `json:"expiresIn"`
+		Transform map[string]any `json:"transform"`
 	}
 	if err := readJSON(c, &body); err != nil {
 		return err
 	}
 	exp, _ := body.ExpiresIn.Float64()
-	u, err := h.svc.SignURL(c.Context(), who, bucket, name, int64(exp))
+	transformations, format, err := h.signTransform(body.Transform)
+	if err != nil {
+		return err
+	}
+	var u string
+	if transformations != "" {
+		u, err = h.svc.SignRenderURL(c.Context(), who, bucket, name, int64(exp), transformations, format)
+	} else {
+		u, err = h.svc.SignURL(c.Context(), who, bucket, name, int64(exp))
+	}
 	if err != nil {
 		return err
 	}

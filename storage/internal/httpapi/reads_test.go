@@ -77,7 +77,7 @@ func TestObjectReadErrors(t *testing.T) {
 		}
 	}
 	// The authenticated route still refuses a bad token.
-	if status, _, body := (call{method: "GET", target: "/object/info/authenticated/pub/a.txt", key: "not.a.jwt"}).do(t, api.app); status != 400 || !strings.Contains(body, `"code":"InvalidJWT"`) {
-		t.Errorf("GET /object/info/authenticated with a bad token: %d %s, want InvalidJWT", status, body)
+	if status, _, body := (call{method: "GET", target: "/object/info/authenticated/pub/a.txt", key: "not.a.jwt"}).do(t, api.app); status != 400 || !strings.Contains(body, `"statusCode":"403","code":"AccessDenied"`) {
+		t.Errorf("GET /object/info/authenticated with a bad token: %d %s, want AccessDenied", status, body)
 	}
 }

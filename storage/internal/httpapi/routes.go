@@ -12,6 +12,8 @@ import (
 	"github.com/kejanest/kejanest/platform/jwtverify"
 	"github.com/kejanest/kejanest/storage/internal/db"
 	"github.com/kejanest/kejanest/storage/internal/objects"
+	"github.com/kejanest/kejanest/storage/internal/render"
+	"github.com/kejanest/kejanest/storage/internal/resumable"
 	"github.com/kejanest/kejanest/storage/internal/storageerr"
 )
 
@@ -20,8 +22,11 @@ const maxJSONBody = 1 << 20
 
 type handlers struct {
 	svc    *objects.Service
+	tus    *resumable.Manager
 	verify *jwtverify.Verifier
 	log    *slog.Logger
+	// renderer is nil when image transformation is off.
+	renderer *render.Renderer
 }
 
 // register adds every storage route. Specific /object/<word>/ routes come
@@ -51,14 +56,24 @@ func (h *handlers) register(app *fiber.App) {
 	app.Add(getHead, "/object/public/:bucket/+", h.download(objects.AccessPublic))
 	app.Add(getHead, "/object/authenticated/:bucket/+", h.download(objects.AccessCaller))
 	app.Get("/object/info/public/:bucket/+", h.info(true))
-	app.Get("/object/info/authenticated/:bucket/+", h.info(false))
-	app.Get("/object/info/:bucket/+", h.info(false))
+	// Fastify adds HEAD to these two GET routes upstream (not to
+	// /info/public, registered with exposeHeadRoute off).
+	app.Add(getHead, "/object/info/authenticated/:bucket/+", h.info(false))
+	app.Add(getHead, "/object/info/:bucket/+", h.info(false))
+
+	if h.renderer != nil {
+		app.Get("/render/image/public/:bucket/+", h.renderImage(objects.AccessPublic))
+		app.Get("/render/image/authenticated/:bucket/+", h.renderImage(objects.AccessCaller))
+		app.Get("/render/image/sign/:bucket/+", h.renderImage(objects.AccessSigned))
+	}
 
 	app.Add(getHead, "/object/:bucket/+", h.download(objects.AccessCaller))
 	app.Post("/object/:bucket/+", h.upload(false))
 	app.Put("/object/:bucket/+", h.upload(true))
 	app.Delete("/object/:bucket/+", h.deleteOne)
 	app.Delete("/object/:bucket", h.deleteMany)
+
+	h.registerResumable(app)
 }
 
 // caller is who the request runs as: the verified bearer token's role and
@@ -68,13 +83,14 @@ func (h *handlers) caller(c fiber.Ctx) (db.Caller, error) {
 	token, ok := cutBearer(auth)
 	if !ok {
 		if auth != "" {
-			return db.Caller{}, storageerr.InvalidJWT("")
+			// Upstream verifies the header as it is: not a compact JWS.
+			return db.Caller{}, storageerr.AccessDenied("Invalid Compact JWS")
 		}
 		return db.Anon(), nil
 	}
 	cl, err := h.verify.Verify(token)
 	if err != nil {
-		return db.Caller{}, objects.JWTError(err)
+		return db.Caller{}, objects.BearerError(err)
 	}
 	role := cl.Role
 	if role == "" {

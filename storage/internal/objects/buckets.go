@@ -3,6 +3,7 @@ package objects
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -93,11 +94,21 @@ func (s *Service) EmptyBucket(ctx context.Context, c db.Caller, id string) error
 	return nil
 }
 
-var sizeRe = regexp.MustCompile(`^(?i)\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb)?\s*$`)
+// sizeRe is upstream's parseFileSizeToBytes pattern: a decimal number and
+// a unit, nothing else (no space, no TB, no bare number in a string).
+var sizeRe = regexp.MustCompile(`^(?i)([0-9]+(?:\.[0-9]+)?)(gb|mb|kb|b)$`)
 
-// ParseFileSizeLimit reads a bucket's file_size_limit: a JSON number of
-// bytes, a numeric string, or "20MB"/"30KB"/"3B" (upstream's units, 1024
-// based). null clears it.
+// sizeUnits are upstream's multipliers: decimal, so "20MB" is 20,000,000
+// bytes.
+var sizeUnits = map[string]float64{"b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9}
+
+// maxSizeLimit keeps a parsed limit inside int64.
+const maxSizeLimit = 1 << 62
+
+// ParseFileSizeLimit reads a bucket's file_size_limit as upstream does: a
+// JSON integer of bytes, or a string such as "20MB", "1.5gb", "100kb" or
+// "3B" whose number keeps three significant digits (toPrecision(3)) and
+// whose units are decimal. null, and a limit of 0 or less, clear it.
 func ParseFileSizeLimit(raw json.RawMessage) (*int64, error) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" || s == "null" {
@@ -121,8 +132,13 @@ func ParseFileSizeLimit(raw json.RawMessage) (*int64, error) {
 	if err != nil {
 		return nil, storageerr.InvalidFileSizeLimit()
 	}
-	mult := map[string]float64{"": 1, "b": 1, "kb": 1 << 10, "mb": 1 << 20, "gb": 1 << 30, "tb": 1 << 40}[strings.ToLower(m[2])]
-	n := int64(f * mult)
+	// JavaScript's +parseFloat(v).toPrecision(3).
+	f, _ = strconv.ParseFloat(strconv.FormatFloat(f, 'g', 3, 64), 64)
+	v := math.Round(f * sizeUnits[strings.ToLower(m[2])])
+	if v > maxSizeLimit {
+		return nil, storageerr.InvalidFileSizeLimit()
+	}
+	n := int64(v)
 	if n <= 0 {
 		return nil, nil
 	}

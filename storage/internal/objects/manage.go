@@ -2,6 +2,8 @@ package objects
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -141,6 +143,38 @@ type Transfer struct {
 	Bucket, From, ToBucket, To string
 	// Upsert lets a copy overwrite an existing destination.
 	Upsert bool
+	// KeepMetadata (copyMetadata, default true) gives a copy the source's
+	// metadata and user metadata. Without it, as upstream, the copy takes
+	// the source's metadata with CacheControl and Mimetype overriding it
+	// where set (unspecified fields keep the source's values), and
+	// UserMetadata (x-metadata) instead of the source's user metadata.
+	KeepMetadata           bool
+	CacheControl, Mimetype *string
+	UserMetadata           json.RawMessage
+}
+
+// copyMetadata is the metadata a copy of src gets under t's options.
+func (t Transfer) copyMetadata(src db.Object) (meta, user json.RawMessage, err error) {
+	if t.KeepMetadata {
+		return src.Metadata, src.UserMetadata, nil
+	}
+	m := map[string]any{}
+	if len(src.Metadata) > 0 {
+		if err := json.Unmarshal(src.Metadata, &m); err != nil {
+			return nil, nil, fmt.Errorf("copy: source metadata: %w", err)
+		}
+	}
+	if t.CacheControl != nil {
+		m["cacheControl"] = *t.CacheControl
+	}
+	if t.Mimetype != nil {
+		m["mimetype"] = *t.Mimetype
+	}
+	meta, err = json.Marshal(m)
+	if err != nil {
+		return nil, nil, fmt.Errorf("copy: metadata: %w", err)
+	}
+	return meta, t.UserMetadata, nil
 }
 
 func (t *Transfer) check() error {
@@ -221,7 +255,11 @@ func (s *Service) Copy(ctx context.Context, c db.Caller, t Transfer) (db.Object,
 	}); err != nil {
 		return db.Object{}, err
 	}
-	in := db.ObjectInput{Bucket: t.ToBucket, Name: t.To, Owner: c.Subject, Metadata: src.Metadata, UserMetadata: src.UserMetadata, Version: NewVersion()}
+	meta, user, err := t.copyMetadata(src)
+	if err != nil {
+		return db.Object{}, err
+	}
+	in := db.ObjectInput{Bucket: t.ToBucket, Name: t.To, Owner: c.Subject, Metadata: meta, UserMetadata: user, Version: NewVersion()}
 	// Permission test before copying bytes.
 	if err := s.DB.Write(ctx, c, func(tx *db.Tx) error {
 		return tx.Savepoint(ctx, func(tx *db.Tx) error {
@@ -239,7 +277,7 @@ func (s *Service) Copy(ctx context.Context, c db.Caller, t Transfer) (db.Object,
 	}
 	var out db.Object
 	var old db.Object
-	err := s.DB.Write(ctx, c, func(tx *db.Tx) error {
+	err = s.DB.Write(ctx, c, func(tx *db.Tx) error {
 		if t.Upsert {
 			if prev, err := tx.GetObject(ctx, t.ToBucket, t.To); err == nil {
 				old = prev

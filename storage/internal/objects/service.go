@@ -104,6 +104,9 @@ type Upload struct {
 	UserMetadata json.RawMessage
 	// Upsert overwrites an existing object (x-upsert: true, PUT).
 	Upsert bool
+	// Version, when set, is the backend version the bytes are stored
+	// under (a resumable upload's id names it); empty makes a new one.
+	Version string
 }
 
 // UploadResult is what the upload routes answer.
@@ -123,6 +126,49 @@ func (s *Service) Upload(ctx context.Context, c db.Caller, u Upload) (UploadResu
 // their token there).
 type uploadHook func(*db.Tx) error
 
+// CheckUpload runs what an upload checks before its bytes arrive, for a
+// resumable upload at creation: the name, the bucket, the size limit
+// against length, a declared content type against the bucket's allowed
+// types, and the row write as c (rolled back). The finished upload runs
+// Upload, which checks everything again with the bytes.
+func (s *Service) CheckUpload(ctx context.Context, c db.Caller, u Upload) error {
+	if err := CheckName(u.Name); err != nil {
+		return err
+	}
+	b, err := s.bucketFor(ctx, u.Bucket)
+	if err != nil {
+		return err
+	}
+	if u.ContentLength > s.sizeLimit(b) {
+		return storageerr.EntityTooLarge()
+	}
+	if ct := BaseType(u.ContentType); ct != "" && ct != "application/octet-stream" && !MimeAllowed(u.ContentType, b.AllowedMimeTypes) {
+		return storageerr.InvalidMimeType(ct)
+	}
+	in := db.ObjectInput{Bucket: u.Bucket, Name: u.Name, Owner: c.Subject, UserMetadata: u.UserMetadata, Version: NewVersion()}
+	return s.canWrite(ctx, c, in, u.Upsert)
+}
+
+// sizeLimit is the largest object bucket accepts: its own limit when
+// smaller than FILE_SIZE_LIMIT.
+func (s *Service) sizeLimit(b db.Bucket) int64 {
+	limit := s.FileSizeLimit
+	if b.FileSizeLimit != nil && *b.FileSizeLimit < limit {
+		limit = *b.FileSizeLimit
+	}
+	return limit
+}
+
+// canWrite is the permission test: the row write as c, rolled back, before
+// any byte is stored (upstream's canUpload).
+func (s *Service) canWrite(ctx context.Context, c db.Caller, in db.ObjectInput, upsert bool) error {
+	return s.DB.Write(ctx, c, func(tx *db.Tx) error {
+		return tx.Savepoint(ctx, func(tx *db.Tx) error {
+			return writeRow(ctx, tx, in, upsert)
+		})
+	})
+}
+
 func (s *Service) upload(ctx context.Context, c db.Caller, u Upload, hook uploadHook) (UploadResult, error) {
 	if err := CheckName(u.Name); err != nil {
 		return UploadResult{}, err
@@ -131,10 +177,7 @@ func (s *Service) upload(ctx context.Context, c db.Caller, u Upload, hook upload
 	if err != nil {
 		return UploadResult{}, err
 	}
-	limit := s.FileSizeLimit
-	if b.FileSizeLimit != nil && *b.FileSizeLimit < limit {
-		limit = *b.FileSizeLimit
-	}
+	limit := s.sizeLimit(b)
 	if u.ContentLength > limit {
 		return UploadResult{}, storageerr.EntityTooLarge()
 	}
@@ -158,14 +201,12 @@ func (s *Service) upload(ctx context.Context, c db.Caller, u Upload, hook upload
 		return UploadResult{}, storageerr.InvalidMimeType(BaseType(ct))
 	}
 
-	in := db.ObjectInput{Bucket: u.Bucket, Name: u.Name, Owner: c.Subject, UserMetadata: u.UserMetadata, Version: NewVersion()}
-	// Permission test: the row write as c, rolled back, before any byte is
-	// stored (upstream's canUpload).
-	if err := s.DB.Write(ctx, c, func(tx *db.Tx) error {
-		return tx.Savepoint(ctx, func(tx *db.Tx) error {
-			return writeRow(ctx, tx, in, u.Upsert)
-		})
-	}); err != nil {
+	version := u.Version
+	if version == "" {
+		version = NewVersion()
+	}
+	in := db.ObjectInput{Bucket: u.Bucket, Name: u.Name, Owner: c.Subject, UserMetadata: u.UserMetadata, Version: version}
+	if err := s.canWrite(ctx, c, in, u.Upsert); err != nil {
 		return UploadResult{}, err
 	}
 

@@ -107,6 +107,33 @@ func (s *Signer) check(token string) (map[string]any, time.Time, error) {
 	return c.Map, c.ExpiresAt, nil
 }
 
+// BearerError is what upstream answers a request whose Authorization token
+// does not verify: AccessDenied (403, "Unauthorized") with the message of
+// jose, the library it verifies with.
+func BearerError(err error) error {
+	var e *jwtverify.Error
+	if !errors.As(err, &e) {
+		return storageerr.AccessDenied("Invalid Compact JWS")
+	}
+	switch e {
+	case jwtverify.ErrExpired:
+		return storageerr.AccessDenied(`"exp" claim timestamp check failed`)
+	case jwtverify.ErrNotYet:
+		return storageerr.AccessDenied(`"nbf" claim timestamp check failed`)
+	case jwtverify.ErrIssuedLate:
+		return storageerr.AccessDenied(`"iat" claim timestamp check failed (it should be in the past)`)
+	case jwtverify.ErrSignature, jwtverify.ErrNoKey:
+		// Upstream falls back to the HS256 secret when no JWKS key has
+		// the token's kid, so a token no key fits fails its signature.
+		return storageerr.AccessDenied("signature verification failed")
+	case jwtverify.ErrAudience:
+		return storageerr.AccessDenied(`unexpected "aud" claim value`)
+	case jwtverify.ErrClaims:
+		return storageerr.AccessDenied("JWT Claims Set must be a top-level JSON object")
+	}
+	return storageerr.AccessDenied("Invalid Compact JWS")
+}
+
 // JWTError turns a jwtverify failure into upstream's InvalidJWT with the
 // jsonwebtoken library's messages ("jwt expired", "invalid signature", …).
 func JWTError(err error) error {

@@ -80,7 +80,10 @@ func TestSignedUpload(t *testing.T) {
 
 func TestParseFileSizeLimit(t *testing.T) {
 	t.Parallel()
-	tests := map[string]int64{`1024`: 1024, `"20MB"`: 20 << 20, `"30KB"`: 30 << 10, `"3B"`: 3, `"1.5 GB"`: 3 << 29, `"77"`: 77}
+	// Upstream's units are decimal and the number keeps 3 significant
+	// digits.
+	tests := map[string]int64{`1024`: 1024, `"20MB"`: 20e6, `"20mb"`: 20e6, `"30KB"`: 30e3, `"100kb"`: 100e3, `"3B"`: 3,
+		`"1gb"`: 1e9, `"1.5GB"`: 1.5e9, `"1.2345mb"`: 1.23e6, `"12345b"`: 12300}
 	for in, want := range tests {
 		got, err := ParseFileSizeLimit([]byte(in))
 		if err != nil || got == nil || *got != want {
@@ -92,9 +95,23 @@ func TestParseFileSizeLimit(t *testing.T) {
 			t.Errorf("ParseFileSizeLimit(%s) = %v, %v, want nil", in, got, err)
 		}
 	}
-	if _, err := ParseFileSizeLimit([]byte(`"lots"`)); err == nil {
-		t.Error("lots accepted")
+	for _, in := range []string{`"lots"`, `"77"`, `"1.5 GB"`, `"2TB"`, `" 1MB"`, `"1MB "`, `"-1MB"`, `"1e3MB"`, `".5MB"`, `1.5`, `true`, `"99999999999999999999GB"`} {
+		if _, err := ParseFileSizeLimit([]byte(in)); err == nil {
+			t.Errorf("ParseFileSizeLimit(%s) accepted", in)
+		}
 	}
+}
+
+func FuzzParseFileSizeLimit(f *testing.F) {
+	for _, s := range []string{`1024`, `"20MB"`, `"1.5gb"`, `"x"`, `null`, `"9e999b"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		n, err := ParseFileSizeLimit([]byte(in))
+		if err == nil && n != nil && *n <= 0 {
+			t.Fatalf("ParseFileSizeLimit(%q) = %d", in, *n)
+		}
+	})
 }
 
 func TestSignedUploadExpiry(t *testing.T) {

@@ -41,6 +41,7 @@ const (
 	CodeInvalidRange          = "InvalidRange"
 	CodeInvalidSignature      = "InvalidSignature"
 	CodeSlowDown              = "SlowDown"
+	CodeNoSuchUpload          = "NoSuchUpload"
 
 	// CodeNotImplemented is KejaNest's own: a route Supabase Storage has and
 	// this service does not yet. It disappears with the last such route.

@@ -14,7 +14,7 @@ function Gallery({ images, alt }: { images: readonly string[] | null | undefined
 
   return (
     <div className="flex flex-col gap-2">
-      <ListingImage path={list[current]} alt={alt} loading="eager" className="aspect-[16/10] w-full rounded-xl" />
+      <ListingImage path={list[current]} width={1200} alt={alt} loading="eager" className="aspect-[16/10] w-full rounded-xl" />
       {list.length > 1 && (
         <ul aria-label={t('detail.photos')} className="flex gap-2 overflow-x-auto">
           {list.map((path, i) => (
@@ -26,7 +26,7 @@ function Gallery({ images, alt }: { images: readonly string[] | null | undefined
                 onClick={() => setIndex(i)}
                 className={cn('overflow-hidden rounded-md border-2', i === current ? 'border-primary' : 'border-transparent')}
               >
-                <ListingImage path={path} alt="" className="h-16 w-24" />
+                <ListingImage path={path} width={200} alt="" className="h-16 w-24" />
               </button>
             </li>
           ))}

@@ -3,11 +3,14 @@ import type { ComponentProps } from 'react'
 import { fallBackToPlaceholder, imageUrl } from '@/lib/storage'
 import { cn } from '@/lib/utils'
 
-/** A listing photo by storage path or URL; the placeholder when empty or broken. */
-function ListingImage({ path, className, alt, ...props }: Omit<ComponentProps<'img'>, 'src'> & { path: string | null | undefined }) {
+/**
+ * A listing photo by storage path or URL; the placeholder when empty or
+ * broken. width asks storage for a copy that wide instead of the original.
+ */
+function ListingImage({ path, width, className, alt, ...props }: Omit<ComponentProps<'img'>, 'src' | 'width'> & { path: string | null | undefined; width?: number }) {
   return (
     <img
-      src={imageUrl(path)}
+      src={imageUrl(path, width)}
       alt={alt}
       loading="lazy"
       decoding="async"

@@ -45,7 +45,7 @@ export function ListingSummaryCard({ summary, footer }: { summary: ListingSummar
   return (
     <Card className="relative h-full gap-3 overflow-hidden pt-0 pb-4">
       <ListingActions kind={summary.kind} id={summary.id} title={title} variant="card" />
-      <ListingImage path={summary.image} alt="" className="aspect-[4/3] w-full" />
+      <ListingImage path={summary.image} width={400} alt="" className="aspect-[4/3] w-full" />
       <CardContent className="flex flex-1 flex-col gap-1.5 px-4">
         {tag && (
           <Badge variant="outline" className="self-start">

@@ -118,7 +118,7 @@ export function PhotoUpload({ value, onChange, upload, accept, max = MAX_LISTING
         <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5">
           {value.map((path, index) => (
             <li key={path} className="relative">
-              <ListingImage path={path} alt={t('form.photoN', { n: index + 1 })} className="aspect-square w-full rounded-md" />
+              <ListingImage path={path} width={300} alt={t('form.photoN', { n: index + 1 })} className="aspect-square w-full rounded-md" />
               <Button
                 type="button"
                 size="icon"

@@ -129,7 +129,7 @@ describe('/list-property photos', () => {
     const [[path, , options]] = upload.mock.calls as unknown as [[string, Blob, { contentType: string }]]
     expect(path).toMatch(new RegExp(`^${userId}/[0-9a-f-]{36}\\.jpg$`))
     expect(options.contentType).toBe('image/jpeg')
-    expect(screen.getByRole('img', { name: 'Photo 1' }).getAttribute('src')).toContain(`/storage/v1/object/public/images/${path}`)
+    expect(screen.getByRole('img', { name: 'Photo 1' }).getAttribute('src')).toContain(`/storage/v1/render/image/public/images/${path}?width=300`)
 
     await fillFields(user, {
       Title: 'Room in Roysambu',

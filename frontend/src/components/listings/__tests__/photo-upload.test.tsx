@@ -51,7 +51,7 @@ describe('PhotoUpload', () => {
     expect(screen.queryByRole('status')).not.toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Remove photo 1' }))
     expect(screen.getByText('1 of 10 photos')).toBeInTheDocument()
-    expect(screen.getByRole('img', { name: 'Photo 1' }).getAttribute('src')).toMatch(/u\/b\.jpg$/)
+    expect(screen.getByRole('img', { name: 'Photo 1' }).getAttribute('src')).toMatch(/\/render\/image\/public\/images\/u\/b\.jpg\?width=300$/)
   })
 
   it('discards from storage only photos uploaded here, also when a single photo is replaced', async () => {
@@ -63,7 +63,7 @@ describe('PhotoUpload', () => {
     render(<Harness />)
     const user = userEvent.setup()
     await user.upload(screen.getByLabelText('Replace photo'), file('new.jpg'))
-    await waitFor(() => expect(screen.getByRole('img', { name: 'Photo 1' }).getAttribute('src')).toMatch(/u\/new\.jpg$/))
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Photo 1' }).getAttribute('src')).toMatch(/\/render\/image\/public\/images\/u\/new\.jpg\?width=300$/))
     expect(onDiscard).not.toHaveBeenCalled()
 
     await user.upload(screen.getByLabelText('Replace photo'), file('newer.jpg'))

@@ -46,7 +46,7 @@ export function LandCard({ land }: { land: Land }) {
   return (
     <Card className="relative h-full overflow-hidden pt-0">
       <ListingActions kind="land" id={land.id} title={land.title} variant="card" />
-      <ListingImage path={land.images?.[0]} alt={land.title} className="aspect-[4/3] w-full" />
+      <ListingImage path={land.images?.[0]} width={400} alt={land.title} className="aspect-[4/3] w-full" />
       <CardContent className="flex flex-1 flex-col gap-2">
         <LandBadges land={land} />
         <h3 className="line-clamp-1 font-semibold">{land.title}</h3>

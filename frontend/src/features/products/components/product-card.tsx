@@ -19,7 +19,7 @@ export function ProductCard({ product }: { product: Product }) {
     <Card className="relative h-full overflow-hidden pt-0">
       <ListingActions kind="product" id={product.id} title={product.name} variant="card" />
       <Link to={detailPath.product(product.id)} className="group flex flex-col gap-3">
-        <ListingImage path={product.images?.[0]} alt={product.name} className="aspect-square w-full" />
+        <ListingImage path={product.images?.[0]} width={400} alt={product.name} className="aspect-square w-full" />
         <CardContent className="flex flex-col gap-2">
           <div className="flex flex-wrap gap-2">
             <Badge variant={isNew ? 'success' : 'warning'}>{isNew ? t('product.new') : t('product.used')}</Badge>

@@ -35,7 +35,7 @@ export function PropertyCard({ property }: { property: Property }) {
     <Card className="relative h-full overflow-hidden pt-0">
       <ListingActions kind="property" id={property.id} title={view.title} variant="card" />
       <Link to={detailPath.property(property.id)} className="group flex flex-col gap-3">
-        <ListingImage path={property.images?.[0]} alt={view.title} className="aspect-[4/3] w-full transition-transform group-hover:scale-[1.02]" />
+        <ListingImage path={property.images?.[0]} width={400} alt={view.title} className="aspect-[4/3] w-full transition-transform group-hover:scale-[1.02]" />
         <CardContent className="flex flex-col gap-2">
           <div className="flex flex-wrap gap-2">
             <Badge variant={view.isRent ? 'default' : 'secondary'}>{view.isRent ? t('property.rental') : t('property.forSale')}</Badge>

@@ -31,7 +31,7 @@ export function ServiceCard({ provider }: { provider: ServiceProvider }) {
   return (
     <Card className="relative h-full overflow-hidden pt-0">
       <ListingActions kind="service" id={provider.id} title={provider.name} variant="card" />
-      <ListingImage path={provider.profileimage} alt={provider.name} className="aspect-video w-full" />
+      <ListingImage path={provider.profileimage} width={400} alt={provider.name} className="aspect-video w-full" />
       <CardContent className="flex flex-1 flex-col gap-2">
         <div className="flex flex-wrap items-center gap-2">
           <Badge>{provider.category === 'Drone' ? t('services.drone') : t('services.moving')}</Badge>

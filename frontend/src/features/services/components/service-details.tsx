@@ -105,7 +105,7 @@ export function ServiceDetails({ id, ownerNotice }: { id: string; ownerNotice?(p
   return (
     <DetailLayout
       notice={ownerNotice?.(provider)}
-      media={<ListingImage path={provider.profileimage} alt={provider.name} loading="eager" className="aspect-[16/10] w-full rounded-xl" />}
+      media={<ListingImage path={provider.profileimage} width={1200} alt={provider.name} loading="eager" className="aspect-[16/10] w-full rounded-xl" />}
       description={provider.description?.trim() || t('property.noDescription')}
       similar={<SimilarListings items={similar.data} renderItem={(item) => <ServiceCard provider={item} />} />}
       aside={
