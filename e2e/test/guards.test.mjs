@@ -1,11 +1,6 @@
 // Every guard of marketplace-spec §2 and §5: where a signed-out visitor, a
 // signed-in user and the admin are sent, the message each one reads, and the
 // page they return to after signing in (origin memory).
-//
-// Screens the spec lists that are not in the app yet (the signed-in "My"
-// pages, /profile, /p2p and the admin area, issue 8's part 2) are tested as
-// the spec says and marked `todo` with the reason: they run and report, but
-// do not fail `make test` until they exist. Remove the mark when they land.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
@@ -13,8 +8,6 @@ import { openAccountMenu, submitSignIn } from '../lib/app.mjs';
 import { expectPath, expectToast, pathOf, visible, withBrowser } from '../lib/browser.mjs';
 import { demo, useDemoStack } from '../lib/stack.mjs';
 import { totp } from '../lib/totp.mjs';
-
-const NOT_BUILT = 'screen not in the app yet (shows "Coming soon"): marketplace-spec §2 signed-in and admin routes';
 
 /** Goes to `path` from /home as a typed-in address, so history has /home behind it. */
 async function visitFromHome(page, url, path) {
@@ -24,8 +17,9 @@ async function visitFromHome(page, url, path) {
 }
 
 /**
- * Fails at once on the app's stand-in for unbuilt screens, so a `todo` test
- * reports the real reason quickly instead of timing out on a missing guard.
+ * Fails at once on the app's stand-in for unbuilt screens ("Coming soon"), so
+ * a route that lost its screen reports the real reason instead of timing out
+ * on a missing guard.
  */
 async function assertScreenExists(page) {
   const heading = await visible(page.getByRole('main').getByRole('heading', { level: 1 }).first());
