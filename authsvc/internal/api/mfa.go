@@ -46,8 +46,12 @@ func (a *API) enrollFactor(c fiber.Ctx) error {
 		if !mc.PhoneEnrollEnabled {
 			return apierr.Unprocessable(apierr.CodeMFAPhoneEnrollDisabled, "MFA enroll is disabled for Phone")
 		}
+	case "webauthn":
+		if !mc.WebAuthnEnrollEnabled {
+			return apierr.Unprocessable(apierr.CodeMFAWebAuthnEnrollDisabled, "MFA enroll is disabled for WebAuthn")
+		}
 	default:
-		return apierr.BadRequest(apierr.CodeValidationFailed, "factor_type needs to be totp or phone")
+		return apierr.BadRequest(apierr.CodeValidationFailed, "factor_type needs to be totp, phone, or webauthn")
 	}
 	ctx := c.Context()
 	now := a.now()
@@ -92,6 +96,14 @@ func (a *API) enrollFactor(c fiber.Ctx) error {
 				return err
 			}
 			out = fiber.Map{"id": f.ID, "type": "phone", "friendly_name": f.FriendlyName, "phone": phone}
+			return nil
+		}
+		if p.FactorType == "webauthn" {
+			// The credential itself is created by the first challenge/verify.
+			if err := q.CreateFactor(ctx, f); err != nil {
+				return err
+			}
+			out = fiber.Map{"id": f.ID, "type": "webauthn", "friendly_name": f.FriendlyName}
 			return nil
 		}
 		issuer := p.Issuer
@@ -168,7 +180,8 @@ func (a *API) userFactor(c fiber.Ctx, q *store.Q, cl *caller) (*store.Factor, er
 }
 
 type challengeParams struct {
-	Channel string `json:"channel"`
+	Channel  string          `json:"channel"`
+	WebAuthn *webAuthnParams `json:"webauthn"`
 }
 
 // challengeFactor is POST /factors/{id}/challenge; phone factors get the
@@ -195,6 +208,16 @@ func (a *API) challengeFactor(c fiber.Ctx) error {
 			return err
 		}
 		ch := &store.Challenge{ID: uuid.NewString(), FactorID: f.ID, CreatedAt: now, IP: strings.Clone(ip)}
+		var webAuthn fiber.Map
+		var webAuthnState []byte
+		if f.FactorType == "webauthn" {
+			if !a.cfg.Auth.MFA.WebAuthnVerifyEnabled {
+				return apierr.Unprocessable(apierr.CodeMFAWebAuthnVerifyDisabled, "MFA verification is disabled for WebAuthn")
+			}
+			if webAuthn, webAuthnState, err = a.beginWebAuthn(ctx, q, cl.user, f, p.WebAuthn); err != nil {
+				return err
+			}
+		}
 		if f.FactorType == "phone" {
 			if !a.cfg.Auth.MFA.PhoneVerifyEnabled {
 				return apierr.Unprocessable(apierr.CodeMFAPhoneVerifyDisabled, "MFA verification is disabled for Phone")
@@ -221,10 +244,18 @@ func (a *API) challengeFactor(c fiber.Ctx) error {
 		if err := q.CreateChallenge(ctx, ch); err != nil {
 			return err
 		}
+		if webAuthnState != nil {
+			if err := q.SetChallengeWebAuthnSession(ctx, ch.ID, webAuthnState); err != nil {
+				return err
+			}
+		}
 		if err := q.TouchFactorChallenged(ctx, f.ID, now); err != nil {
 			return err
 		}
 		out = fiber.Map{"id": ch.ID, "type": f.FactorType, "expires_at": now.Add(a.cfg.Auth.MFA.ChallengeExpiry).Unix()}
+		if webAuthn != nil {
+			out["webauthn"] = webAuthn
+		}
 		return nil
 	})
 	if err != nil {
@@ -234,8 +265,9 @@ func (a *API) challengeFactor(c fiber.Ctx) error {
 }
 
 type verifyFactorParams struct {
-	ChallengeID string `json:"challenge_id"`
-	Code        string `json:"code"`
+	ChallengeID string          `json:"challenge_id"`
+	Code        string          `json:"code"`
+	WebAuthn    *webAuthnParams `json:"webauthn"`
 }
 
 // verifyFactor is POST /factors/{id}/verify: a correct code upgrades the
@@ -264,6 +296,14 @@ func (a *API) verifyFactor(c fiber.Ctx) error {
 		if f.FactorType == "totp" && !a.cfg.Auth.MFA.TOTPVerifyEnabled {
 			return apierr.Unprocessable(apierr.CodeMFATOTPVerifyDisabled, "MFA verification is disabled for TOTP")
 		}
+		if f.FactorType == "webauthn" {
+			if !a.cfg.Auth.MFA.WebAuthnVerifyEnabled {
+				return apierr.Unprocessable(apierr.CodeMFAWebAuthnVerifyDisabled, "MFA verification is disabled for WebAuthn")
+			}
+			if err := checkWebAuthnParams(p.WebAuthn); err != nil {
+				return err
+			}
+		}
 		ch, err := q.ChallengeByID(ctx, p.ChallengeID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && ch.FactorID != f.ID) {
 			return apierr.NotFound(apierr.CodeMFAFactorNotFound, "MFA factor with the provided challenge ID not found")
@@ -281,10 +321,19 @@ func (a *API) verifyFactor(c fiber.Ctx) error {
 		}
 		method := tokens.MethodTOTP
 		var ok bool
-		if f.FactorType == "phone" {
+		switch f.FactorType {
+		case "webauthn":
+			// A refused response is an error of its own (GoTrue's message),
+			// and nothing of the failed attempt is kept.
+			method = methodWebAuthn
+			if err := a.finishWebAuthn(ctx, q, cl.user, f, ch, p.WebAuthn); err != nil {
+				return err
+			}
+			ok = true
+		case "phone":
 			method = tokens.MethodPhone
 			ok = ch.OTPCode != "" && crypto.Equal(ch.OTPCode, crypto.TokenHash(ch.ID, strings.TrimSpace(p.Code)))
-		} else {
+		default:
 			ok, _ = totp.ValidateCustom(strings.TrimSpace(p.Code), f.Secret, now, totp.ValidateOpts{Period: 30, Skew: 1, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
 		}
 		if !ok {

@@ -73,6 +73,8 @@ const (
 	CodeMFAPhoneVerifyDisabled            = "mfa_phone_verify_not_enabled"
 	CodeMFATOTPEnrollDisabled             = "mfa_totp_enroll_not_enabled"
 	CodeMFATOTPVerifyDisabled             = "mfa_totp_verify_not_enabled"
+	CodeMFAWebAuthnEnrollDisabled         = "mfa_webauthn_enroll_not_enabled"
+	CodeMFAWebAuthnVerifyDisabled         = "mfa_webauthn_verify_not_enabled"
 	CodeMFAVerifiedFactorExists           = "mfa_verified_factor_exists"
 	CodeInvalidCredentials                = "invalid_credentials"
 	CodeEmailAddressNotAuthorized         = "email_address_not_authorized"

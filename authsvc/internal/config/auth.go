@@ -159,6 +159,11 @@ type MFA struct {
 	PhoneVerifyEnabled bool
 	PhoneMaxFrequency  time.Duration
 	PhoneOTPLength     int
+	// WebAuthnEnrollEnabled and WebAuthnVerifyEnabled open WebAuthn factors
+	// (GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED, GOTRUE_MFA_WEB_AUTHN_VERIFY_ENABLED);
+	// off by default, as in GoTrue, so they are opt-in.
+	WebAuthnEnrollEnabled bool
+	WebAuthnVerifyEnabled bool
 }
 
 // Auth is everything about accounts and sessions.
@@ -276,15 +281,17 @@ func loadAuth(r *envconf.Reader) (Auth, error) {
 			APIURL:                  r.String("", "GOTRUE_SMS_API_URL"),
 		},
 		MFA: MFA{
-			MaxEnrolledFactors: r.Int(10, "GOTRUE_MFA_MAX_ENROLLED_FACTORS"),
-			ChallengeExpiry:    r.Duration(300*time.Second, "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION"),
-			FactorExpiry:       r.Duration(300*time.Second, "GOTRUE_MFA_FACTOR_EXPIRY_DURATION"),
-			TOTPEnrollEnabled:  r.Bool(true, "GOTRUE_MFA_TOTP_ENROLL_ENABLED"),
-			TOTPVerifyEnabled:  r.Bool(true, "GOTRUE_MFA_TOTP_VERIFY_ENABLED"),
-			PhoneEnrollEnabled: r.Bool(true, "GOTRUE_MFA_PHONE_ENROLL_ENABLED"),
-			PhoneVerifyEnabled: r.Bool(true, "GOTRUE_MFA_PHONE_VERIFY_ENABLED"),
-			PhoneMaxFrequency:  r.Duration(5*time.Second, "GOTRUE_MFA_PHONE_MAX_FREQUENCY"),
-			PhoneOTPLength:     r.Int(6, "GOTRUE_MFA_PHONE_OTP_LENGTH"),
+			MaxEnrolledFactors:    r.Int(10, "GOTRUE_MFA_MAX_ENROLLED_FACTORS"),
+			ChallengeExpiry:       r.Duration(300*time.Second, "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION"),
+			FactorExpiry:          r.Duration(300*time.Second, "GOTRUE_MFA_FACTOR_EXPIRY_DURATION"),
+			TOTPEnrollEnabled:     r.Bool(true, "GOTRUE_MFA_TOTP_ENROLL_ENABLED"),
+			TOTPVerifyEnabled:     r.Bool(true, "GOTRUE_MFA_TOTP_VERIFY_ENABLED"),
+			PhoneEnrollEnabled:    r.Bool(true, "GOTRUE_MFA_PHONE_ENROLL_ENABLED"),
+			PhoneVerifyEnabled:    r.Bool(true, "GOTRUE_MFA_PHONE_VERIFY_ENABLED"),
+			PhoneMaxFrequency:     r.Duration(5*time.Second, "GOTRUE_MFA_PHONE_MAX_FREQUENCY"),
+			PhoneOTPLength:        r.Int(6, "GOTRUE_MFA_PHONE_OTP_LENGTH"),
+			WebAuthnEnrollEnabled: r.Bool(false, "GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED"),
+			WebAuthnVerifyEnabled: r.Bool(false, "GOTRUE_MFA_WEB_AUTHN_VERIFY_ENABLED"),
 		},
 		Google: OAuthProvider{
 			Enabled:        r.Bool(false, "GOTRUE_EXTERNAL_GOOGLE_ENABLED"),
