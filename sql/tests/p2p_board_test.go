@@ -324,7 +324,7 @@ func TestOfferBoardAt100k(t *testing.T) {
 	const active = `o.status = 'active' and o.expires_at > now()`
 	cases := []struct {
 		name, where, order string
-		args                string // get_p2p_board's arguments
+		args               string // get_p2p_board's arguments
 	}{
 		{"newest", active, "o.created_at desc, o.id", ``},
 		{"sell nestcoins", active + ` and o.action = 'sell' and o.currency = 'nestcoins'`, "o.created_at desc, o.id",
