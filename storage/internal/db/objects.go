@@ -293,8 +293,9 @@ type V2Item struct {
 // ever reach the SQL text.
 var v2DateColumns = map[string]string{"created_at": "created_at", "updated_at": "updated_at"}
 
-// listPageSQL builds the list-v2 statement for q, with the named
-// arguments of listPageArgs (pgx passes only the ones the text uses).
+// listPageSQL builds the list-v2 statement for q. Its values are the named
+// arguments ListPage passes (pgx.NamedArgs binds only the names the text
+// uses, so each variant references just its own).
 func listPageSQL(q ListV2) string {
 	dateCol, byDate := v2DateColumns[q.SortColumn]
 	if !byDate {

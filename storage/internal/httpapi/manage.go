@@ -75,6 +75,25 @@ type sortBy struct {
 	Order  string `json:"order"`
 }
 
+// checkV2 applies list-v2's body schema to sortBy (column required, column
+// and order from their enums), with upstream's validation messages.
+func (s sortBy) checkV2() error {
+	invalid := func(msg string) error {
+		e := storageerr.InvalidRequest(400, msg)
+		e.ErrorText = "Error"
+		return e
+	}
+	switch {
+	case s.Column == "":
+		return invalid("body/sortBy must have required property 'column'")
+	case s.Column != "name" && s.Column != "updated_at" && s.Column != "created_at":
+		return invalid("body/sortBy/column must be equal to one of the allowed values")
+	case s.Order != "" && s.Order != "asc" && s.Order != "desc":
+		return invalid("body/sortBy/order must be equal to one of the allowed values")
+	}
+	return nil
+}
+
 func (h *handlers) list(c fiber.Ctx) error {
 	who, err := h.caller(c)
 	if err != nil {
@@ -114,17 +133,23 @@ func (h *handlers) listV2(c fiber.Ctx) error {
 		return err
 	}
 	var body struct {
-		Prefix        string `json:"prefix"`
-		Limit         int    `json:"limit"`
-		Cursor        string `json:"cursor"`
-		WithDelimiter bool   `json:"with_delimiter"`
+		Prefix        string  `json:"prefix"`
+		Limit         int     `json:"limit"`
+		Cursor        string  `json:"cursor"`
+		WithDelimiter bool    `json:"with_delimiter"`
+		SortBy        *sortBy `json:"sortBy"`
 	}
 	if err := readJSON(c, &body); err != nil {
 		return err
 	}
-	out, err := h.svc.ListV2(c.Context(), who, db.ListV2{
-		Bucket: bucket, Prefix: body.Prefix, Cursor: body.Cursor, Limit: body.Limit, Delimiter: body.WithDelimiter,
-	})
+	q := objects.V2Query{Bucket: bucket, Prefix: body.Prefix, Cursor: body.Cursor, Limit: body.Limit, Delimiter: body.WithDelimiter}
+	if body.SortBy != nil {
+		if err := body.SortBy.checkV2(); err != nil {
+			return err
+		}
+		q.SortColumn, q.SortOrder = body.SortBy.Column, body.SortBy.Order
+	}
+	out, err := h.svc.ListV2(c.Context(), who, q)
 	if err != nil {
 		return err
 	}

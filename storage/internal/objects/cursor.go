@@ -29,10 +29,10 @@ type Cursor struct {
 // purpose: like JavaScript's ".", it stops at a carriage return.
 var cursorPart = regexp.MustCompile(`^(\S):([^\r\x{2028}\x{2029}]*)`)
 
-// ErrInvalidCursor answers a cursor that is not a continuation token.
+// errInvalidCursor answers a cursor that is not a continuation token with
+// upstream's message (upstream throws it as a plain Error).
 func errInvalidCursor() *storageerr.Error {
-	e := storageerr.InvalidRequest(400, "Invalid continuation token")
-	return e
+	return storageerr.InvalidRequest(400, "Invalid continuation token")
 }
 
 // EncodeCursor writes c as upstream's encodeContinuationToken does: base64

@@ -62,16 +62,47 @@ type V2Object struct {
 	Metadata       any       `json:"metadata"`
 }
 
+// V2Query is a list-v2 request as sent.
+type V2Query struct {
+	Bucket, Prefix string
+	// Cursor is the previous answer's nextCursor ("" for the first page).
+	Cursor string
+	Limit  int
+	// SortColumn and SortOrder are sortBy's column and order, as sent.
+	SortColumn, SortOrder string
+	// Delimiter groups keys below the prefix into folders at the next "/".
+	Delimiter bool
+}
+
 // ListV2 is POST /object/list-v2/{bucket} as c: keys after the cursor in
-// byte order, optionally folded into folders at the next "/".
-func (s *Service) ListV2(ctx context.Context, c db.Caller, q db.ListV2) (V2Result, error) {
-	if err := CheckBucket(q.Bucket); err != nil {
+// sortBy's order (name by default; a date column breaks ties by key),
+// optionally folded into folders at the next "/". A cursor carries its
+// sort, which wins over the request's, as upstream.
+func (s *Service) ListV2(ctx context.Context, c db.Caller, in V2Query) (V2Result, error) {
+	if err := CheckBucket(in.Bucket); err != nil {
 		return V2Result{}, err
 	}
+	q := db.ListV2{Bucket: in.Bucket, Prefix: in.Prefix, Limit: in.Limit, Delimiter: in.Delimiter}
 	if q.Limit <= 0 {
 		q.Limit = 1000
 	}
 	q.Limit = min(q.Limit, 1000)
+	column, order := in.SortColumn, in.SortOrder
+	if in.Cursor != "" {
+		cur, err := DecodeCursor(in.Cursor)
+		if err != nil {
+			return V2Result{}, err
+		}
+		if cur.Column != "" {
+			column = cur.Column
+		}
+		order = cur.Order
+		q.After = cur.After
+		if q.AfterTime, err = parseCursorTime(cur.AfterTime); err != nil {
+			return V2Result{}, err
+		}
+	}
+	q.SortColumn, q.SortDesc = column, order == "desc"
 	var items []db.V2Item
 	if err := s.DB.Read(ctx, c, func(tx *db.Tx) error {
 		var err error
@@ -84,7 +115,12 @@ func (s *Service) ListV2(ctx context.Context, c db.Caller, q db.ListV2) (V2Resul
 	if len(items) > q.Limit {
 		res.HasNext = true
 		items = items[:q.Limit]
-		res.NextCursor = items[len(items)-1].Key
+		last := items[len(items)-1]
+		next := Cursor{After: last.Key, Order: order, Column: column}
+		if column == "created_at" || column == "updated_at" {
+			next.AfterTime = isoMillis(last.SortTime)
+		}
+		res.NextCursor = EncodeCursor(next)
 	}
 	for _, it := range items {
 		name := strings.TrimPrefix(it.Key, q.Prefix)
