@@ -77,12 +77,15 @@ type sortBy struct {
 
 // checkV2 applies list-v2's body schema to sortBy (column required, column
 // and order from their enums), with upstream's validation messages.
+// invalidBody is upstream's answer to a body that fails its JSON schema.
+func invalidBody(msg string) error {
+	e := storageerr.InvalidRequest(400, msg)
+	e.ErrorText = "Error"
+	return e
+}
+
 func (s sortBy) checkV2() error {
-	invalid := func(msg string) error {
-		e := storageerr.InvalidRequest(400, msg)
-		e.ErrorText = "Error"
-		return e
-	}
+	invalid := invalidBody
 	switch {
 	case s.Column == "":
 		return invalid("body/sortBy must have required property 'column'")
@@ -134,7 +137,7 @@ func (h *handlers) listV2(c fiber.Ctx) error {
 	}
 	var body struct {
 		Prefix        string  `json:"prefix"`
-		Limit         int     `json:"limit"`
+		Limit         *int    `json:"limit"`
 		Cursor        string  `json:"cursor"`
 		WithDelimiter bool    `json:"with_delimiter"`
 		SortBy        *sortBy `json:"sortBy"`
@@ -142,7 +145,15 @@ func (h *handlers) listV2(c fiber.Ctx) error {
 	if err := readJSON(c, &body); err != nil {
 		return err
 	}
-	q := objects.V2Query{Bucket: bucket, Prefix: body.Prefix, Cursor: body.Cursor, Limit: body.Limit, Delimiter: body.WithDelimiter}
+	q := objects.V2Query{Bucket: bucket, Prefix: body.Prefix, Cursor: body.Cursor, Delimiter: body.WithDelimiter}
+	if body.Limit != nil {
+		// Upstream's body schema: an absent limit takes the default, a
+		// given one must be at least 1.
+		if *body.Limit < 1 {
+			return invalidBody("body/limit must be >= 1")
+		}
+		q.Limit = *body.Limit
+	}
 	if body.SortBy != nil {
 		if err := body.SortBy.checkV2(); err != nil {
 			return err

@@ -13,6 +13,7 @@
 package storageerr
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -147,7 +148,13 @@ func Render(err error, requestID string) (status int, b []byte, expected bool) {
 	if text == "" {
 		text = e.Code
 	}
-	b, _ = json.Marshal(body{StatusCode: strconv.Itoa(e.Status), Code: e.Code, Error: text, Message: e.Message}) // strings always encode
+	// Without HTML escaping, as upstream's Fastify prints messages ("must be
+	// >= 1", not "\u003e= 1"); strings always encode.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(body{StatusCode: strconv.Itoa(e.Status), Code: e.Code, Error: text, Message: e.Message})
+	b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	return e.ResponseStatus(), b, expected
 }
 
