@@ -13,9 +13,10 @@ import { execFileSync } from 'node:child_process';
 import WebSocket from 'ws';
 import { postgresChangesFilter } from '@supabase/realtime-js';
 import { startStack } from '../harness/stack.mjs';
+import { realtimeClients, subscribed, waitFor } from '../harness/realtime.mjs';
 
 let stack;
-const clients = [];
+const { client, closeAll } = realtimeClients(() => stack);
 const member = randomUUID();
 const outsider = randomUUID();
 
@@ -49,7 +50,7 @@ before(async () => {
   `);
 });
 after(async () => {
-  for (const c of clients) await c.removeAllChannels().catch(() => {});
+  await closeAll();
   await stack?.stop();
 });
 
@@ -64,34 +65,6 @@ function mint(sub) {
   return `${head}.${body}.${sig}`;
 }
 
-async function client({ token, vsn } = {}) {
-  const options = { realtime: { transport: WebSocket, ...(vsn ? { vsn } : {}) } };
-  if (token) options.accessToken = async () => token;
-  const c = stack.client(stack.anonKey, options);
-  if (token) await c.realtime.setAuth();
-  clients.push(c);
-  return c;
-}
-
-function subscribed(channel, timeout = 10_000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${channel.topic}: not subscribed within ${timeout} ms`)), timeout);
-    channel.subscribe((status, err) => {
-      if (status === 'SUBSCRIBED') { clearTimeout(timer); resolve(channel); }
-      if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') { clearTimeout(timer); reject(err ?? new Error(status)); }
-    });
-  });
-}
-
-async function waitFor(fn, what, timeout = 8000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 /** Joins a topic over a plain websocket (protocol 1.0.0) and returns the join reply's payload. */
 function rawJoin(topic, config) {
   const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${stack.anonKey}&vsn=1.0.0`);

@@ -11,16 +11,17 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import WebSocket from 'ws';
 import { startStack } from '../harness/stack.mjs';
+import { realtimeClients, subscribed, waitFor } from '../harness/realtime.mjs';
 
 let stack;
 let db;
-const clients = [];
+const { client, track, closeAll } = realtimeClients(() => stack);
 before(async () => {
   stack = await startStack({ sql: ['fixtures/realtime.sql'] });
   db = stack.client(stack.serviceRoleKey);
 });
 after(async () => {
-  for (const c of clients) await c.removeAllChannels().catch(() => {});
+  await closeAll();
   await stack?.stop();
 });
 
@@ -53,38 +54,6 @@ const hasPsql = (() => {
 
 function sql(query) {
   return execFileSync('psql', [stack.databaseUrl, '-v', 'ON_ERROR_STOP=1', '-qAtc', query], { encoding: 'utf8' }).trim();
-}
-
-/** A supabase-js client; token (a user JWT) makes realtime act as that user. */
-async function client({ token, vsn } = {}) {
-  const options = { realtime: { transport: WebSocket, ...(vsn ? { vsn } : {}) } };
-  // With accessToken, supabase-js hands realtime this token (instead of
-  // resetting it to the anon key when it sees no session).
-  if (token) options.accessToken = async () => token;
-  const c = stack.client(stack.anonKey, options);
-  if (token) await c.realtime.setAuth();
-  clients.push(c);
-  return c;
-}
-
-function subscribed(channel, timeout = 10_000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${channel.topic}: not subscribed within ${timeout} ms`)), timeout);
-    channel.subscribe((status, err) => {
-      if (status === 'SUBSCRIBED') { clearTimeout(timer); resolve(channel); }
-      if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') { clearTimeout(timer); reject(err ?? new Error(status)); }
-    });
-  });
-}
-
-async function waitFor(fn, what, timeout = 8000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -240,8 +209,7 @@ describe('token refresh', () => {
   test('a refreshed token re-authorizes; an expired one closes the channel with a system error', async () => {
     const alice = randomUUID();
     let token = mint(alice);
-    const c = stack.client(stack.anonKey, { realtime: { transport: WebSocket }, accessToken: async () => token });
-    clients.push(c);
+    const c = track(stack.client(stack.anonKey, { realtime: { transport: WebSocket }, accessToken: async () => token }));
     await c.realtime.setAuth();
     const w = await watch(c, 'refresh', [{ event: 'INSERT', schema: 'public', table: 'rt_notes' }]);
     const bob = randomUUID();
