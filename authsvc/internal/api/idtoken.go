@@ -66,23 +66,14 @@ func (a *API) idTokenGrant(c fiber.Ctx, p tokenParams) error {
 	var out *sessionJSON
 	var refused error
 	err = a.tx(ctx, func(q *store.Q) error {
-		var u *store.User
-		var err error
+		var linkTo string
 		if link != nil {
-			u, err = a.linkIdentity(ctx, q, link.user.ID, "google", claims, a.cfg.SiteURL)
-		} else {
-			u, err = a.oauthUser(ctx, q, "google", claims, a.cfg.SiteURL)
+			linkTo = link.user.ID
 		}
-		var cf *commitThenFail
-		if errors.As(err, &cf) {
-			refused = cf.err
-			return nil
-		}
-		if err != nil {
+		u, r, err := a.externalUser(ctx, q, linkTo, "google", claims, a.cfg.SiteURL)
+		if err != nil || r != nil {
+			refused = r
 			return err
-		}
-		if u.IsBanned(a.now()) {
-			return apierr.BadRequest(apierr.CodeUserBanned, "User is banned")
 		}
 		s, err := a.tokens.IssueSession(ctx, q, u, tokens.MethodOAuth, a.client(c))
 		if err != nil {

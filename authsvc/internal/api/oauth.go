@@ -144,23 +144,11 @@ func (a *API) callback(c fiber.Ctx) error {
 	var authCode string
 	var refused error
 	err = a.tx(ctx, func(q *store.Q) error {
-		var u *store.User
-		var err error
-		if linkTo, _ := claims["linking_target_id"].(string); linkTo != "" {
-			u, err = a.linkIdentity(ctx, q, linkTo, "google", res.Claims, redirect)
-		} else {
-			u, err = a.oauthUser(ctx, q, "google", res.Claims, redirect)
-		}
-		var cf *commitThenFail
-		if errors.As(err, &cf) {
-			refused = cf.err
-			return nil
-		}
-		if err != nil {
+		linkTo, _ := claims["linking_target_id"].(string)
+		u, r, err := a.externalUser(ctx, q, linkTo, "google", res.Claims, redirect)
+		if err != nil || r != nil {
+			refused = r
 			return err
-		}
-		if u.IsBanned(a.now()) {
-			return apierr.BadRequest(apierr.CodeUserBanned, "User is banned")
 		}
 		if flowID != "" {
 			f, err := q.FlowStateByID(ctx, flowID)
@@ -244,6 +232,29 @@ func redirectErrorFound(c fiber.Ctx, redirect, errName, code, desc string) error
 	target := stripFragment(redirect) + "#error=" + url.QueryEscape(errName) + "&error_code=" + url.QueryEscape(code) +
 		"&error_description=" + url.QueryEscape(desc) + "&sb="
 	return c.Redirect().Status(fiber.StatusFound).To(target)
+}
+
+// externalUser finds or creates the user of a provider's verified claims,
+// or with linkTo links them to that signed-in user, inside q's transaction.
+// A refusal that must still commit (commitThenFail) comes back as refused,
+// with no user; a banned user is an error.
+func (a *API) externalUser(ctx context.Context, q *store.Q, linkTo, provider string, claims map[string]any, redirect string) (u *store.User, refused, err error) {
+	if linkTo != "" {
+		u, err = a.linkIdentity(ctx, q, linkTo, provider, claims, redirect)
+	} else {
+		u, err = a.oauthUser(ctx, q, provider, claims, redirect)
+	}
+	var cf *commitThenFail
+	if errors.As(err, &cf) {
+		return nil, cf.err, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if u.IsBanned(a.now()) {
+		return nil, nil, apierr.BadRequest(apierr.CodeUserBanned, "User is banned")
+	}
+	return u, nil, nil
 }
 
 // commitThenFail is an error the callback reports only after committing
