@@ -152,6 +152,40 @@ describe('aggregates', () => {
     const data = await rows(db.schema('round2').from('projects').select('budget.sum(), ...clients(client:name)').eq('client_id', 1));
     assert.deepEqual(data, [{ sum: 3500, client: 'Acme' }]);
   });
+
+  // PostgREST hoists the aggregates of a to-one spread into the parent's
+  // grouping (hoistSpreadAggFunctions): tasks 2, 4, 5 are open, on
+  // projects of 1000, 500, 500; tasks 1 and 3 are done, on 1000 and 2500.
+  test('in a to-one spread, hoisted into the parent grouping', async () => {
+    const data = await rows(db.schema('round2').from('tasks').select('done, ...projects(budget.sum())').order('done'));
+    assert.deepEqual(data, [{ done: false, sum: 2000 }, { done: true, sum: 3500 }]);
+  });
+
+  test('in a to-one spread, with aliases, a cast and count()', async () => {
+    const data = await rows(db.schema('round2').from('tasks').select('...projects(status, tasks:count(), total:budget.sum()::int)'));
+    const byStatus = [...data].sort((a, b) => a.status.localeCompare(b.status));
+    assert.deepEqual(byStatus, [{ status: 'active', tasks: 4, total: 3000 }, { status: 'done', tasks: 1, total: 2500 }]);
+  });
+
+  test('in nested to-one spreads, hoisted to the top', async () => {
+    const data = await rows(db.schema('round2').from('tasks').select('...projects(...clients(client:name, tasks:count()))'));
+    const byClient = [...data].sort((a, b) => a.client.localeCompare(b.client));
+    assert.deepEqual(byClient, [{ client: 'Acme', tasks: 3 }, { client: 'Umbrella', tasks: 2 }]);
+  });
+
+  test('in a to-many spread: PGRST127', async () => {
+    for (const select of ['name, ...projects(status, budget.sum())', 'name, ...projects(...clients(count()))']) {
+      const { data, error, status } = await db.schema('round2').from('clients').select(select);
+      assert.equal(status, 400);
+      assert.equal(data, null);
+      assert.deepEqual(error, {
+        code: 'PGRST127',
+        details: 'Aggregates are not implemented for one-to-many or many-to-many spreads.',
+        hint: null,
+        message: 'Feature not implemented',
+      });
+    }
+  });
 });
 
 describe('Prefer: tx (db_tx_end from the database)', () => {

@@ -111,6 +111,9 @@ func Read(c *schemacache.Cache, t *schemacache.Table, req *parse.ApiRequest, kin
 	if err := b.checkAggregates(root); err != nil {
 		return nil, err
 	}
+	if err := hoistSpreadAggregates(root); err != nil {
+		return nil, err
+	}
 	markEmpty(root)
 	return root, nil
 }
@@ -143,18 +146,7 @@ func (b *builder) checkAggregates(n *ReadPlan) error {
 		if !b.opt.Aggregates && !onlyRelCounts(n) {
 			return pgrsterr.AggregatesNotAllowed()
 		}
-		// With aggregates, * means every column (they become GROUP BY).
-		var sel []SelectField
-		for _, s := range n.Select {
-			if s.Field.Name == "*" && s.Aggregate == "" {
-				for _, col := range n.Table.Columns {
-					sel = append(sel, SelectField{Field: Field{Name: col.Name, Column: col}})
-				}
-				continue
-			}
-			sel = append(sel, s)
-		}
-		n.Select = sel
+		expandStar(n)
 	}
 	for _, c := range n.Children {
 		if err := b.checkAggregates(c); err != nil {
@@ -162,6 +154,80 @@ func (b *builder) checkAggregates(n *ReadPlan) error {
 		}
 	}
 	return nil
+}
+
+// expandStar turns * into every column of the node: with aggregates they
+// become its GROUP BY.
+func expandStar(n *ReadPlan) {
+	var sel []SelectField
+	for _, s := range n.Select {
+		if s.Field.Name == "*" && s.Aggregate == "" && !s.FullRow {
+			for _, col := range n.Table.Columns {
+				sel = append(sel, SelectField{Field: Field{Name: col.Name, Column: col}})
+			}
+			continue
+		}
+		sel = append(sel, s)
+	}
+	n.Select = sel
+}
+
+// hoistSpreadAggregates lifts the aggregates of to-one spreads into the
+// node their columns land in (PostgREST's hoistSpreadAggFunctions): a
+// to-one spread is one row per parent row, so an aggregate computed inside
+// it would aggregate that one row. The spread selects the aggregate's input
+// instead, and the nearest ancestor that is not itself a to-one spread (the
+// root, a plain embed or a to-many spread) applies it, grouping by its other
+// columns. A to-many spread cannot take aggregates, its own or hoisted ones:
+// PostgREST answers PGRST127 there.
+func hoistSpreadAggregates(n *ReadPlan) error {
+	for _, c := range n.Children {
+		if err := hoistSpreadAggregates(c); err != nil {
+			return err
+		}
+	}
+	if n.IsSpread && !n.Rel.ToOne() && (n.HasAggregates() || n.receivesHoisted()) {
+		return pgrsterr.NotImplemented("Aggregates are not implemented for one-to-many or many-to-many spreads.")
+	}
+	if n.IsToOneSpread() {
+		for i, s := range n.Select {
+			if s.Aggregate == "" {
+				continue
+			}
+			col := s.Field.Name
+			if s.Alias != "" {
+				col = s.Alias
+			}
+			n.Hoisted = append(n.Hoisted, HoistedAgg{Column: col, Aggregate: s.Aggregate, AggregateCast: s.AggregateCast, Alias: s.Alias})
+			s.Aggregate, s.AggregateCast, s.RelCount = "", "", false
+			// count() has no column: the spread hands up its whole row,
+			// null when it matched nothing, which COUNT skips.
+			s.FullRow = s.Field.Name == "*"
+			n.Select[i] = s
+		}
+		// The columns of its own to-one spreads are its columns, by the
+		// same names, so their aggregates pass on unchanged.
+		for _, c := range n.Children {
+			if c.IsToOneSpread() {
+				n.Hoisted = append(n.Hoisted, c.Hoisted...)
+			}
+		}
+		return nil
+	}
+	if n.GroupsHoisted() && !n.HasAggregates() {
+		expandStar(n)
+	}
+	return nil
+}
+
+// receivesHoisted reports a to-one spread child with aggregates to hoist.
+func (r *ReadPlan) receivesHoisted() bool {
+	for _, c := range r.Children {
+		if c.IsToOneSpread() && len(c.Hoisted) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyRelCounts reports that a node's aggregates are all rel(count).

@@ -43,6 +43,28 @@ type SelectField struct {
 	// RelCount marks the count of an embed written rel(count), which
 	// PostgREST answers whether or not aggregates are enabled.
 	RelCount bool
+	// FullRow selects the node's whole row: what a count() of a to-one
+	// spread leaves behind once its aggregate is hoisted to the parent,
+	// which counts the rows the spread matched.
+	FullRow bool
+}
+
+// HoistedAgg is an aggregate a to-one spread hands to the node its columns
+// land in: that node applies it to the spread's column Column ("*" for the
+// whole row of a count()), with its cast and output alias.
+type HoistedAgg struct {
+	Column        string
+	Aggregate     string
+	AggregateCast string
+	Alias         string
+}
+
+// OutputName is the JSON key the hoisted aggregate produces.
+func (h HoistedAgg) OutputName() string {
+	if h.Alias != "" {
+		return h.Alias
+	}
+	return h.Aggregate
 }
 
 // OutputName is the JSON key the field produces.
@@ -124,6 +146,10 @@ type ReadPlan struct {
 	// JunctionAlias aliases the junction table of an M2M embed.
 	JunctionAlias string
 	JoinConds     []JoinCond
+	// Hoisted are the aggregates of a to-one spread (its own and those of
+	// its to-one spreads) that the node receiving its columns applies
+	// (PostgREST's hoistSpreadAggFunctions).
+	Hoisted []HoistedAgg
 	// Parent is the node embedding this one, whose row a computed
 	// relationship's function takes (nil on the root).
 	Parent   *ReadPlan
@@ -150,6 +176,33 @@ func (r *ReadPlan) HasAggregates() bool {
 		}
 	}
 	return false
+}
+
+// IsToOneSpread reports a spread of a to-one relationship, whose columns
+// land in its parent's rows.
+func (r *ReadPlan) IsToOneSpread() bool {
+	return r.IsSpread && r.Rel != nil && r.Rel.ToOne()
+}
+
+// HoistedFrom returns the aggregate hoisted from to-one spread c for its
+// column col, when r is the node that applies it: c's parent, unless that
+// parent is itself a to-one spread and hands it further up.
+func (r *ReadPlan) HoistedFrom(c *ReadPlan, col string) (HoistedAgg, bool) {
+	if r.IsToOneSpread() || !c.IsToOneSpread() {
+		return HoistedAgg{}, false
+	}
+	for _, h := range c.Hoisted {
+		if h.Column == col {
+			return h, true
+		}
+	}
+	return HoistedAgg{}, false
+}
+
+// GroupsHoisted reports that the node applies aggregates hoisted from its
+// to-one spreads, so its other columns become its GROUP BY.
+func (r *ReadPlan) GroupsHoisted() bool {
+	return !r.IsToOneSpread() && r.receivesHoisted()
 }
 
 // MutateKind tells the write statements apart.

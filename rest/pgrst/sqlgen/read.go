@@ -76,14 +76,27 @@ func aggExpr(agg string, e exp.Expression) exp.Expression {
 
 func selectItem(n *plan.ReadPlan, s plan.SelectField) exp.Expression {
 	var e exp.Expression
-	if s.Aggregate == parse.AggCount && s.Field.Name == "*" {
+	switch {
+	case s.FullRow:
+		e = rowRef(n)
+	case s.Aggregate == parse.AggCount && s.Field.Name == "*":
 		e = goqu.L("COUNT(*)")
-	} else {
+	default:
 		e = aggExpr(s.Aggregate, castExpr(field(n, s.Field), s.Cast))
 	}
 	e = castExpr(e, s.AggregateCast)
 	if s.Alias != "" {
 		return goqu.L("? AS ?", e, ident(s.Alias))
+	}
+	return e
+}
+
+// hoistedItem applies an aggregate hoisted from a to-one spread to the
+// spread's column col, as PostgREST's pgFmtSpreadSelectItem does.
+func hoistedItem(h plan.HoistedAgg, col exp.Expression) exp.Expression {
+	e := castExpr(aggExpr(h.Aggregate, col), h.AggregateCast)
+	if h.Alias != "" {
+		return goqu.L("? AS ?", e, ident(h.Alias))
 	}
 	return e
 }
@@ -310,7 +323,7 @@ func selectDataset(n *plan.ReadPlan) *goqu.SelectDataset {
 	}
 	ds := dialect.From(fromItems(n)...)
 	var groupBy []any
-	hasAgg := n.HasAggregates()
+	hasAgg := n.HasAggregates() || n.GroupsHoisted()
 	if hasAgg {
 		for _, s := range n.Select {
 			if s.Aggregate != "" {
@@ -334,9 +347,14 @@ func selectDataset(n *plan.ReadPlan) *goqu.SelectDataset {
 		case c.IsSpread && c.Rel.ToOne():
 			ds = join(lateral(sub, c.AggAlias), goqu.On(goqu.L("TRUE")))
 			for _, name := range spreadNames(c) {
-				sel = append(sel, goqu.L("?", qualified(c.From, c.AggAlias, name)))
+				col := qualified(c.From, c.AggAlias, name)
+				if h, ok := n.HoistedFrom(c, name); ok {
+					sel = append(sel, hoistedItem(h, col))
+					continue
+				}
+				sel = append(sel, goqu.L("?", col))
 				if hasAgg && name != "*" {
-					groupBy = append(groupBy, qualified(c.From, c.AggAlias, name))
+					groupBy = append(groupBy, col)
 				}
 			}
 		case c.IsSpread:
