@@ -1,13 +1,13 @@
 // WebAuthn MFA factors through the gateway, as auth-js's mfa.webauthn
 // drives them (POST /factors, /factors/{id}/challenge, /factors/{id}/verify),
-// answered by a software authenticator built on node:crypto: an ES256 key,
-// "none" attestation, CBOR, clientDataJSON and authenticatorData written here.
+// answered by the software authenticator of harness/webauthn.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { startStack } from '../harness/stack.mjs';
+import { b64u, softAuthenticator, userHandle as handleOf } from '../harness/webauthn.mjs';
 
 let stack;
 before(async () => {
@@ -29,55 +29,6 @@ const client = (options = {}) => createClient(stack.url, stack.anonKey, {
 });
 
 const rp = { rp_id: 'localhost', rp_origins: ['http://localhost:5173'] };
-const b64u = (buf) => Buffer.from(buf).toString('base64url');
-const sha256 = (b) => createHash('sha256').update(b).digest();
-
-// Minimal CBOR: unsigned/negative ints, byte and text strings, maps.
-const head = (major, n) => (n < 24 ? Buffer.from([(major << 5) | n])
-  : n < 256 ? Buffer.from([(major << 5) | 24, n]) : Buffer.from([(major << 5) | 25, n >> 8, n & 0xff]));
-const cInt = (n) => (n < 0 ? head(1, -1 - n) : head(0, n));
-const cBytes = (b) => Buffer.concat([head(2, b.length), b]);
-const cText = (s) => Buffer.concat([head(3, Buffer.byteLength(s)), Buffer.from(s)]);
-
-function softAuthenticator() {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = publicKey.export({ format: 'jwk' });
-  const credId = randomBytes(16);
-  let count = 0;
-  const cose = Buffer.concat([head(5, 5), cInt(1), cInt(2), cInt(3), cInt(-7), cInt(-1), cInt(1),
-    cInt(-2), cBytes(Buffer.from(jwk.x, 'base64url')), cInt(-3), cBytes(Buffer.from(jwk.y, 'base64url'))]);
-  const authData = (rpId, attested) => {
-    const counter = Buffer.alloc(4);
-    counter.writeUInt32BE(++count);
-    const parts = [sha256(rpId), Buffer.from([0x01 | 0x04 | (attested ? 0x40 : 0)]), counter];
-    if (attested) {
-      const len = Buffer.alloc(2);
-      len.writeUInt16BE(credId.length);
-      parts.push(Buffer.alloc(16), len, credId, cose);
-    }
-    return Buffer.concat(parts);
-  };
-  const clientData = (type, challenge, origin) => Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
-  return {
-    credId,
-    create(challenge, rpId, origin) {
-      const att = Buffer.concat([head(5, 3), cText('fmt'), cText('none'), cText('attStmt'), head(5, 0),
-        cText('authData'), cBytes(authData(rpId, true))]);
-      return { id: b64u(credId), rawId: b64u(credId), type: 'public-key',
-        response: { clientDataJSON: b64u(clientData('webauthn.create', challenge, origin)), attestationObject: b64u(att) } };
-    },
-    get(challenge, rpId, origin, userHandle, { tamper = false } = {}) {
-      const cd = clientData('webauthn.get', challenge, origin);
-      const ad = authData(rpId, false);
-      const signed = Buffer.concat([ad, sha256(cd)]);
-      if (tamper) signed[0] ^= 0xff;
-      const signature = sign('sha256', signed, { key: privateKey, dsaEncoding: 'der' });
-      return { id: b64u(credId), rawId: b64u(credId), type: 'public-key',
-        response: { clientDataJSON: b64u(cd), authenticatorData: b64u(ad), signature: b64u(signature), userHandle } };
-    },
-  };
-}
-
 async function call(path, token, body) {
   const res = await fetch(`${stack.url}/auth/v1${path}`, {
     method: 'POST',
@@ -127,7 +78,7 @@ test('a WebAuthn factor enrols, verifies to aal2, steps up a new sign-in and ref
   assert.equal(ch2.body.webauthn.type, 'request');
   const request = ch2.body.webauthn.credential_options.publicKey;
   assert.deepEqual(request.allowCredentials.map((c) => c.id), [b64u(auth.credId)]);
-  const userHandle = b64u(Buffer.from(claims(token2).sub.replaceAll('-', ''), 'hex'));
+  const userHandle = handleOf(claims(token2).sub);
 
   const bad = await call(`/factors/${factorId}/verify`, token2, {
     challenge_id: ch2.body.id,

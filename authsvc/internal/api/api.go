@@ -178,6 +178,14 @@ func (a *API) routes(app *fiber.App) {
 	app.Post("/factors/:id/verify", a.limit(a.limits.mfa), a.verifyFactor)
 	app.Delete("/factors/:id", a.unenrollFactor)
 
+	app.Post("/passkeys/registration/options", a.limit(a.limits.token), a.passkeyRegistrationOptions)
+	app.Post("/passkeys/registration/verify", a.limit(a.limits.token), a.passkeyRegistrationVerify)
+	app.Post("/passkeys/authentication/options", a.limit(a.limits.token), a.passkeyAuthenticationOptions)
+	app.Post("/passkeys/authentication/verify", a.limit(a.limits.token), a.passkeyAuthenticationVerify)
+	app.Get("/passkeys", a.listPasskeys)
+	app.Patch("/passkeys/:id", a.updatePasskey)
+	app.Delete("/passkeys/:id", a.deletePasskey)
+
 	app.Get("/user/identities/authorize", a.linkIdentityAuthorize)
 	app.Delete("/user/identities/:id", a.unlinkIdentity)
 
@@ -197,6 +205,8 @@ func (a *API) routes(app *fiber.App) {
 	app.Delete("/admin/users/:id", a.adminDeleteUser)
 	app.Get("/admin/users/:id/factors", a.adminListFactors)
 	app.Delete("/admin/users/:id/factors/:factor_id", a.adminDeleteFactor)
+	app.Get("/admin/users/:id/passkeys", a.adminListPasskeys)
+	app.Delete("/admin/users/:id/passkeys/:passkey_id", a.adminDeletePasskey)
 	app.Post("/admin/generate_link", a.adminGenerateLink)
 	app.Post("/invite", a.adminInvite)
 	app.All("/admin/sso/*", a.adminSAMLDisabled)

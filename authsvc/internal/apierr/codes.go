@@ -45,6 +45,8 @@ const (
 	CodeMFAFactorNotFound                 = "mfa_factor_not_found"
 	CodeMFAIPAddressMismatch              = "mfa_ip_address_mismatch"
 	CodeMFAChallengeExpired               = "mfa_challenge_expired"
+	CodeWebAuthnChallengeExpired          = "webauthn_challenge_expired"
+	CodePasskeyNotFound                   = "passkey_not_found"
 	CodeMFAVerificationFailed             = "mfa_verification_failed"
 	CodeMFAVerificationRejected           = "mfa_verification_rejected"
 	CodeInsufficientAAL                   = "insufficient_aal"

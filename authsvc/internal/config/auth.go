@@ -166,6 +166,23 @@ type MFA struct {
 	WebAuthnVerifyEnabled bool
 }
 
+// Passkey holds the passkey (passwordless WebAuthn sign-in) settings.
+type Passkey struct {
+	// Enabled opens /passkeys/* (GOTRUE_PASSKEY_ENABLED); off by default
+	// so that a deployment opts in, as a hosted project does.
+	Enabled bool
+	// RPID, RPOrigins and RPDisplayName name the relying party
+	// (GOTRUE_WEBAUTHN_RP_ID, GOTRUE_WEBAUTHN_RP_ORIGINS comma-separated,
+	// GOTRUE_WEBAUTHN_RP_DISPLAY_NAME); empty: the site URL's host and
+	// origin.
+	RPID          string
+	RPOrigins     []string
+	RPDisplayName string
+	// ChallengeExpiry bounds a ceremony (GOTRUE_WEBAUTHN_CHALLENGE_EXPIRY_DURATION,
+	// default 5m, the value auth-js documents).
+	ChallengeExpiry time.Duration
+}
+
 // Auth is everything about accounts and sessions.
 type Auth struct {
 	DisableSignup     bool
@@ -205,6 +222,7 @@ type Auth struct {
 	SMTP          SMTP
 	SMS           SMS
 	MFA           MFA
+	Passkey       Passkey
 	Google        OAuthProvider
 	// VerificationOutbox sends the codes public.request_verification_code
 	// queues.
@@ -292,6 +310,13 @@ func loadAuth(r *envconf.Reader) (Auth, error) {
 			PhoneOTPLength:        r.Int(6, "GOTRUE_MFA_PHONE_OTP_LENGTH"),
 			WebAuthnEnrollEnabled: r.Bool(false, "GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED"),
 			WebAuthnVerifyEnabled: r.Bool(false, "GOTRUE_MFA_WEB_AUTHN_VERIFY_ENABLED"),
+		},
+		Passkey: Passkey{
+			Enabled:         r.Bool(false, "GOTRUE_PASSKEY_ENABLED"),
+			RPID:            r.String("", "GOTRUE_WEBAUTHN_RP_ID"),
+			RPOrigins:       r.List(nil, "GOTRUE_WEBAUTHN_RP_ORIGINS"),
+			RPDisplayName:   r.String("", "GOTRUE_WEBAUTHN_RP_DISPLAY_NAME"),
+			ChallengeExpiry: r.Duration(5*time.Minute, "GOTRUE_WEBAUTHN_CHALLENGE_EXPIRY_DURATION"),
 		},
 		Google: OAuthProvider{
 			Enabled:        r.Bool(false, "GOTRUE_EXTERNAL_GOOGLE_ENABLED"),

@@ -154,6 +154,12 @@ func TestAuthValues(t *testing.T) {
 		{name: "manual linking and oauth server off by default", got: func(a Auth) any { return [2]bool{a.ManualLinkingEnabled, a.OAuthServerEnabled} }, want: [2]bool{}},
 		{name: "manual linking and oauth server on", env: map[string]string{"GOTRUE_SECURITY_MANUAL_LINKING_ENABLED": "true", "GOTRUE_OAUTH_SERVER_ENABLED": "true"},
 			got: func(a Auth) any { return [2]bool{a.ManualLinkingEnabled, a.OAuthServerEnabled} }, want: [2]bool{true, true}},
+		{name: "passkeys off by default", got: func(a Auth) any { return a.Passkey }, want: Passkey{ChallengeExpiry: 5 * time.Minute}},
+		{name: "passkeys configured", env: map[string]string{"GOTRUE_PASSKEY_ENABLED": "true", "GOTRUE_WEBAUTHN_RP_ID": "example.com",
+			"GOTRUE_WEBAUTHN_RP_ORIGINS": "https://example.com, https://app.example.com", "GOTRUE_WEBAUTHN_RP_DISPLAY_NAME": "My App",
+			"GOTRUE_WEBAUTHN_CHALLENGE_EXPIRY_DURATION": "2m"},
+			got: func(a Auth) any { return a.Passkey }, want: Passkey{Enabled: true, RPID: "example.com",
+				RPOrigins: []string{"https://example.com", "https://app.example.com"}, RPDisplayName: "My App", ChallengeExpiry: 2 * time.Minute}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
