@@ -3,17 +3,14 @@ package sqlgen_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kejanest/kejanest/platform/pgtest"
-	"github.com/kejanest/kejanest/rest/pgrst/exec"
 	"github.com/kejanest/kejanest/rest/pgrst/pgrsterr"
 	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
-	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
 )
 
 // The round-3 fixture (compat/fixtures/rest-round3.sql): computed
@@ -70,32 +67,9 @@ func TestRound3Golden(t *testing.T) {
 	for _, g := range round3Goldens {
 		t.Run(g.name, func(t *testing.T) {
 			t.Parallel()
-			main, planned, readOnly, err := buildIn(f.cache, g, round3Schemas)
-			if err != nil {
-				t.Fatalf("build: %v", err)
-			}
-			got := render(main, planned)
-			file := filepath.Join("testdata", g.name+".sql")
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			} else if want, err := os.ReadFile(file); err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			} else if string(want) != got {
-				t.Errorf("SQL of %s changed (go test -update to accept):\n%s", g.name, got)
-			}
-			pre := sqlgen.Preamble([][2]string{{"search_path", `"round3", "public"`}, {"role", "service_role"}, {"request.jwt.claims", `{"role":"service_role"}`}})
-			res, err := exec.Run(context.Background(), f.pool, exec.Tx{ReadOnly: readOnly, Preamble: pre, Planned: planned, Main: main, Rollback: true,
-				After: func(context.Context, exec.Querier, *exec.Result) error { return nil }})
-			if err != nil {
-				t.Fatalf("execute: %v", err)
-			}
-			if res.PageTotal != g.rows {
-				t.Errorf("page_total = %d, want %d (body %s)", res.PageTotal, g.rows, res.Body)
-			}
-			if want := bodies[g.name]; !jsonEqual(t, res.Body, want) {
-				t.Errorf("body = %s, want %s", res.Body, want)
+			body := runGolden(t, f, g, round3Schemas)
+			if want := bodies[g.name]; !jsonEqual(t, body, want) {
+				t.Errorf("body = %s, want %s", body, want)
 			}
 		})
 	}

@@ -211,36 +211,49 @@ func TestGolden(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.name, func(t *testing.T) {
 			t.Parallel()
-			main, planned, readOnly, err := build(f.cache, g)
-			if err != nil {
-				t.Fatalf("build: %v", err)
-			}
-			got := render(main, planned)
-			file := filepath.Join("testdata", g.name+".sql")
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				want, err := os.ReadFile(file)
-				if err != nil {
-					t.Fatalf("%v (run go test -update)", err)
-				}
-				if string(want) != got {
-					t.Errorf("SQL of %s changed (go test -update to accept):\n%s", g.name, got)
-				}
-			}
-			pre := sqlgen.Preamble([][2]string{{"search_path", `"library", "public"`}, {"role", "service_role"}, {"request.jwt.claims", `{"role":"service_role"}`}})
-			res, err := exec.Run(context.Background(), f.pool, exec.Tx{ReadOnly: readOnly, Preamble: pre, Planned: planned, Main: main, Rollback: true,
-				After: func(context.Context, exec.Querier, *exec.Result) error { return nil }})
-			if err != nil {
-				t.Fatalf("execute: %v", err)
-			}
-			if res.PageTotal != g.rows {
-				t.Errorf("page_total = %d, want %d (body %s)", res.PageTotal, g.rows, res.Body)
-			}
+			runGolden(t, f, g, schemas)
 		})
 	}
+}
+
+// runGolden builds g against the exposed schemas, compares its SQL with
+// testdata/<name>.sql (go test -update rewrites it), runs it as
+// service_role inside a transaction that is rolled back, checks its page
+// total and returns the body.
+func runGolden(t *testing.T, f *fixture, g golden, exposed []string) []byte {
+	t.Helper()
+	main, planned, readOnly, err := buildIn(f.cache, g, exposed)
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	got := render(main, planned)
+	file := filepath.Join("testdata", g.name+".sql")
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if want, err := os.ReadFile(file); err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	} else if string(want) != got {
+		t.Errorf("SQL of %s changed (go test -update to accept):\n%s", g.name, got)
+	}
+	path := make([]string, 0, len(exposed)+1)
+	for _, s := range exposed {
+		path = append(path, `"`+s+`"`)
+	}
+	if exposed[len(exposed)-1] != "public" {
+		path = append(path, `"public"`)
+	}
+	pre := sqlgen.Preamble([][2]string{{"search_path", strings.Join(path, ", ")}, {"role", "service_role"}, {"request.jwt.claims", `{"role":"service_role"}`}})
+	res, err := exec.Run(context.Background(), f.pool, exec.Tx{ReadOnly: readOnly, Preamble: pre, Planned: planned, Main: main, Rollback: true,
+		After: func(context.Context, exec.Querier, *exec.Result) error { return nil }})
+	if err != nil {
+		t.Fatalf("execute: %v", err)
+	}
+	if res.PageTotal != g.rows {
+		t.Errorf("page_total = %d, want %d (body %s)", res.PageTotal, g.rows, res.Body)
+	}
+	return res.Body
 }
 
 // The stage benchmarks: parse, plan and sqlgen of a typical listing query.

@@ -1,20 +1,15 @@
 package sqlgen_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/kejanest/kejanest/rest/pgrst/exec"
 	"github.com/kejanest/kejanest/rest/pgrst/parse"
 	"github.com/kejanest/kejanest/rest/pgrst/pgrsterr"
 	"github.com/kejanest/kejanest/rest/pgrst/plan"
 	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
-	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
 )
 
 // spreadAggGolden is a request with aggregates in to-one spreads, hoisted
@@ -50,32 +45,9 @@ func TestSpreadAggGolden(t *testing.T) {
 	for _, g := range spreadAggGoldens {
 		t.Run(g.name, func(t *testing.T) {
 			t.Parallel()
-			main, planned, readOnly, err := build(f.cache, g.golden)
-			if err != nil {
-				t.Fatalf("build: %v", err)
-			}
-			got := render(main, planned)
-			file := filepath.Join("testdata", g.name+".sql")
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			} else if want, err := os.ReadFile(file); err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			} else if string(want) != got {
-				t.Errorf("SQL of %s changed (go test -update to accept):\n%s", g.name, got)
-			}
-			pre := sqlgen.Preamble([][2]string{{"search_path", `"library", "public"`}, {"role", "service_role"}, {"request.jwt.claims", `{"role":"service_role"}`}})
-			res, err := exec.Run(context.Background(), f.pool, exec.Tx{ReadOnly: readOnly, Preamble: pre, Planned: planned, Main: main, Rollback: true,
-				After: func(context.Context, exec.Querier, *exec.Result) error { return nil }})
-			if err != nil {
-				t.Fatalf("execute: %v", err)
-			}
-			if res.PageTotal != g.rows {
-				t.Errorf("page_total = %d, want %d (body %s)", res.PageTotal, g.rows, res.Body)
-			}
-			if !jsonEqual(t, res.Body, g.body) {
-				t.Errorf("body = %s, want %s", res.Body, g.body)
+			body := runGolden(t, f, g.golden, schemas)
+			if !jsonEqual(t, body, g.body) {
+				t.Errorf("body = %s, want %s", body, g.body)
 			}
 		})
 	}
