@@ -393,25 +393,7 @@ func inspectString(v string) string {
 func inspectList(parts ...string) string {
 	q := make([]string, len(parts))
 	for i, p := range parts {
-		var b strings.Builder
-		b.WriteByte('"')
-		for _, r := range p {
-			switch r {
-			case '"', '\\':
-				b.WriteByte('\\')
-				b.WriteRune(r)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\t':
-				b.WriteString(`\t`)
-			case '\r':
-				b.WriteString(`\r`)
-			default:
-				b.WriteRune(r)
-			}
-		}
-		b.WriteByte('"')
-		q[i] = b.String()
+		q[i] = inspectString(p)
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }
