@@ -9,8 +9,8 @@
 // PostgREST 14's answers.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { startStack } from '../harness/stack.mjs';
+import { restHelpers } from '../harness/rest.mjs';
 
 const perService = (name, value) => ({ [`KEJANEST_REST_${name}`]: value, [`KEJANEST_RPC_${name}`]: value });
 
@@ -27,20 +27,7 @@ before(async () => {
 });
 after(async () => { await stack?.stop(); });
 
-/** Runs SQL as the superuser on the stack's database. */
-const psql = (query) => execFileSync('psql', [stack.databaseUrl, '-v', 'ON_ERROR_STOP=1', '-qAtc', query], { encoding: 'utf8' }).trim();
-
-/** A raw request through the gateway, for headers supabase-js hides. */
-const raw = (path, init = {}) => fetch(`${stack.url}/rest/v1${path}`, {
-  ...init,
-  headers: { apikey: stack.serviceRoleKey, Authorization: `Bearer ${stack.serviceRoleKey}`, ...(init.headers ?? {}) },
-});
-
-async function rows(q) {
-  const { data, error } = await q;
-  assert.equal(error, null, JSON.stringify(error));
-  return data;
-}
+const { psql, raw, rows } = restHelpers(() => stack);
 
 describe('Prefer: count on rpc', () => {
   test('POST with count=exact counts the filtered rows', async () => {
