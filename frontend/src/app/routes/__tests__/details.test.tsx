@@ -67,7 +67,7 @@ describe('/properties/:id', () => {
     expect(description).toHaveTextContent('Near Thika Road, water all day.')
 
     const main = screen.getByRole('img', { name: property.title })
-    expect(main.getAttribute('src')).toMatch(/\/storage\/v1\/object\/public\/images\/owner\/a\.jpg$/)
+    expect(main.getAttribute('src')).toMatch(/\/storage\/v1\/render\/image\/public\/images\/owner\/a\.jpg\?width=1200$/)
     await user.click(screen.getByRole('button', { name: 'Show photo 2' }))
     expect(screen.getByRole('img', { name: property.title })).toHaveAttribute('src', 'https://cdn.example.com/b.jpg')
 

@@ -68,9 +68,12 @@ describe('/marketplace', () => {
 
 describe('/properties', () => {
   it("shows cards with the spec's fallbacks, KES without decimals, '/month', the deposit, and pages on the server", async () => {
-    fake.respondWith(() => ({ data: [warehouse], count: 13 }))
+    // A full first page and an estimated total of 13: the list asks for
+    // count=estimated, and only a full page keeps the estimate.
+    const page = Array.from({ length: 12 }, (_, i) => ({ ...warehouse, id: `${warehouse.id}-${i}` }))
+    fake.respondWith(() => ({ data: page, count: 13 }))
     const { user, router } = await renderApp('/properties?type=Warehouse')
-    const card = (await screen.findByRole('link', { name: /Untitled Property/ })).closest('li')!
+    const card = (await screen.findAllByRole('link', { name: /Untitled Property/ }))[0].closest('li')!
     expect(within(card).getByText('Location not specified')).toBeInTheDocument()
     expect(within(card).getByText('No description available')).toBeInTheDocument()
     expect(within(card).getByText((_, element) => element?.tagName === 'P' && /^Ksh\s150,000\/month$/.test(element.textContent ?? ''))).toBeInTheDocument()

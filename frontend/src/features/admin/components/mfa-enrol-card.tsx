@@ -70,7 +70,7 @@ export function MfaEnrolCard() {
           </Button>
         ) : (
           <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
-            <img src={enrol.data.qrCode} alt={tA('admin.mfaEnrol.qr')} className="size-44 rounded border bg-white p-2" />
+            <img src={enrol.data.qrCode} alt={tA('admin.mfaEnrol.qr')} className="size-44 rounded border bg-scan-surface p-2" />
             <form noValidate onSubmit={onSubmit} className="flex flex-1 flex-col gap-3">
               <p className="text-sm">{tA('admin.mfaEnrol.scan')}</p>
               <p className="text-sm">

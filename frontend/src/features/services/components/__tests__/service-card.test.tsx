@@ -50,7 +50,7 @@ describe('ServiceCard', () => {
     expect(screen.getByText('New')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'View Profile' })).toHaveAttribute('href', '/service-provider/s1')
     expect(screen.getByRole('img', { name: 'Haraka Movers' }).getAttribute('src')).toMatch(
-      /\/storage\/v1\/object\/public\/images\/providers\/haraka\.jpg$/,
+      /\/storage\/v1\/render\/image\/public\/images\/providers\/haraka\.jpg\?width=400$/,
     )
   })
 
