@@ -2,11 +2,15 @@ module github.com/kejanest/kejanest/gateway
 
 go 1.26.8
 
-replace github.com/kejanest/kejanest/platform => ../platform
+replace (
+	github.com/kejanest/kejanest/platform => ../platform
+	github.com/kejanest/kejanest/rest => ../rest
+)
 
 require (
 	github.com/coder/websocket v1.8.15
 	github.com/kejanest/kejanest/platform v0.0.0-00010101000000-000000000000
+	github.com/kejanest/kejanest/rest v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 )
 

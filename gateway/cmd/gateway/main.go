@@ -7,6 +7,9 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
 	"os"
 
 	"github.com/kejanest/kejanest/gateway/internal/config"
@@ -15,6 +18,7 @@ import (
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/lifecycle"
 	"github.com/kejanest/kejanest/platform/logging"
+	"github.com/kejanest/kejanest/rest/embedded"
 )
 
 func main() { os.Exit(run()) }
@@ -26,14 +30,21 @@ func run() int {
 		log.Error("invalid configuration", "error", err.Error())
 		return 1
 	}
-	srv, err := server.New(cfg, log, server.Options{})
+
+	ctx, stop := lifecycle.SignalContext(context.Background())
+	defer stop()
+	inProcess, closeInProcess, err := startInProcess(ctx, cfg)
 	if err != nil {
 		log.Error("start failed", "error", err.Error())
 		return 1
 	}
+	defer closeInProcess()
 
-	ctx, stop := lifecycle.SignalContext(context.Background())
-	defer stop()
+	srv, err := server.New(cfg, log, server.Options{InProcess: inProcess})
+	if err != nil {
+		log.Error("start failed", "error", err.Error())
+		return 1
+	}
 	lns, err := server.Listen(ctx, cfg.Listen, log)
 	if err != nil {
 		log.Error("start failed", "error", err.Error())
@@ -47,7 +58,8 @@ func run() int {
 		log.Warn("frontend not built; / answers 503 until it is (make run builds it)", "frontend_dir", cfg.FrontendDir)
 	}
 	log.Info("listening", "addrs", addrs, "require_apikey", cfg.RequireAPIKey,
-		"rate_limit", cfg.Rate.String(), "body_limit", cfg.BodyLimit, "production", cfg.Production)
+		"rate_limit", cfg.Rate.String(), "body_limit", cfg.BodyLimit, "production", cfg.Production,
+		"in_process", cfg.InProcess)
 
 	if err := srv.Serve(ctx, lns); err != nil {
 		log.Error("stopped with error", "error", err.Error())
@@ -55,4 +67,29 @@ func run() int {
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// startInProcess starts rest's pipeline in this process when
+// GATEWAY_INPROCESS names rest or rpc: one pipeline and one pool, from
+// rest's own PGRST_* settings, answer both routes (the two services differ
+// only in their port). It logs as the rest service would, under its name.
+func startInProcess(ctx context.Context, cfg config.Config) (map[string]http.Handler, func(), error) {
+	if len(cfg.InProcess) == 0 {
+		return nil, func() {}, nil
+	}
+	restCfg, err := embedded.LoadConfig(envconf.New())
+	if err != nil {
+		return nil, nil, fmt.Errorf("in-process rest: %w", err)
+	}
+	var log *slog.Logger = logging.New(os.Stderr, "rest", restCfg.SlogLevel())
+	svc, err := embedded.Start(ctx, restCfg, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("in-process rest: %w", err)
+	}
+	h := svc.Handler()
+	out := map[string]http.Handler{}
+	for _, s := range cfg.InProcess {
+		out[s] = h
+	}
+	return out, svc.Close, nil
 }

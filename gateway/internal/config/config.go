@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/kejanest/kejanest/gateway/internal/proxy"
@@ -33,6 +34,7 @@ const DefaultBodyLimit = 1 << 20
 //	REALTIME_URL              http://127.0.0.1:4000                      realtime (/realtime/v1/*); comma list: replicas
 //	STORAGE_URL               http://127.0.0.1:5000                      storage (/storage/v1/*); comma list: replicas
 //	FUNCTIONS_URL             http://127.0.0.1:8081                      payments (/functions/v1/*, Supabase's Edge Functions path); comma list: replicas
+//	GATEWAY_INPROCESS         "" (none)                                  comma list of rest, rpc: serve them inside the gateway process (their PGRST_* settings), ignoring REST_URL/RPC_URL
 //	FRONTEND_DIR              frontend/dist                              built frontend, relative to the working directory
 //	JWT_SECRET                devkeys.JWTSecret                          HS256 secret that signs legacy keys and user tokens
 //	JWT_JWKS                  ""                                         public JWKS (Supabase's JWT_JWKS): asymmetric apikeys and tokens by kid
@@ -66,6 +68,11 @@ type Config struct {
 	// RPC_URL, AUTH_URL, REALTIME_URL, STORAGE_URL, FUNCTIONS_URL, each a
 	// comma list).
 	RestURLs, RPCURLs, AuthURLs, RealtimeURLs, StorageURLs, FunctionsURLs []string
+
+	// InProcess names the services the gateway serves itself instead of
+	// proxying (GATEWAY_INPROCESS; rest and rpc, which share rest's
+	// pipeline): one process for the embedded default, no second HTTP hop.
+	InProcess []string
 
 	// FrontendDir is the built single-page app (FRONTEND_DIR).
 	FrontendDir string
@@ -115,6 +122,15 @@ type Config struct {
 	LogLevel string
 }
 
+// InProcessable are the services GATEWAY_INPROCESS may name: the ones
+// whose HTTP layer has a net/http form (rest/embedded).
+var InProcessable = map[string]bool{proxy.ServiceRest: true, proxy.ServiceRPC: true}
+
+// Serves reports whether the gateway serves service itself.
+func (c Config) Serves(service string) bool {
+	return slices.Contains(c.InProcess, service)
+}
+
 // Load reads the configuration through r. It returns the parse errors of
 // malformed values (all of them) alongside the best-effort Config; callers
 // still run Validate.
@@ -128,6 +144,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		RealtimeURLs:   r.List([]string{"http://127.0.0.1:4000"}, "REALTIME_URL"),
 		StorageURLs:    r.List([]string{"http://127.0.0.1:5000"}, "STORAGE_URL"),
 		FunctionsURLs:  r.List([]string{"http://127.0.0.1:8081"}, "FUNCTIONS_URL"),
+		InProcess:      r.List(nil, "GATEWAY_INPROCESS"),
 		FrontendDir:    r.String("frontend/dist", "FRONTEND_DIR"),
 		JWTSecret:      r.String(devkeys.JWTSecret, "JWT_SECRET"),
 		JWKS:           r.String("", "JWT_JWKS"),
@@ -164,6 +181,11 @@ func (c Config) Validate() error {
 	for _, a := range c.Listen {
 		if _, _, err := net.SplitHostPort(a); err != nil {
 			errs = append(errs, fmt.Errorf("GATEWAY_LISTEN: %q: %w", a, err))
+		}
+	}
+	for _, s := range c.InProcess {
+		if !InProcessable[s] {
+			errs = append(errs, fmt.Errorf("GATEWAY_INPROCESS: %q: only rest and rpc can be served in-process", s))
 		}
 	}
 	for _, u := range []struct {

@@ -119,6 +119,13 @@ func TestValidate(t *testing.T) {
 			}},
 		{name: "negative body limit", env: map[string]string{"GATEWAY_BODY_LIMIT": "-1"}, wantErr: []string{"GATEWAY_BODY_LIMIT"}},
 		{name: "bad body limit", env: map[string]string{"GATEWAY_BODY_LIMIT": "1MB"}, wantErr: []string{"GATEWAY_BODY_LIMIT"}},
+		{name: "in-process rest and rpc", env: map[string]string{"GATEWAY_INPROCESS": " rest, rpc "},
+			check: func(t *testing.T, c Config) {
+				if !c.Serves("rest") || !c.Serves("rpc") || c.Serves("authsvc") {
+					t.Errorf("GATEWAY_INPROCESS read as %q", c.InProcess)
+				}
+			}},
+		{name: "in-process other services", env: map[string]string{"GATEWAY_INPROCESS": "rest,authsvc,storage"}, wantErr: []string{`GATEWAY_INPROCESS: "authsvc"`, `GATEWAY_INPROCESS: "storage"`}},
 		{name: "bad upstream", env: map[string]string{"REST_URL": "localhost:3000", "AUTH_URL": "ftp://x"}, wantErr: []string{"REST_URL", "AUTH_URL"}},
 		{name: "one upstream URL", env: map[string]string{"REST_URL": "http://rest:3000/base/"},
 			check: func(t *testing.T, c Config) {

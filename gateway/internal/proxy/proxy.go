@@ -88,9 +88,13 @@ var functionsOpen = map[string]bool{
 }
 
 // Upstreams are the base URLs of the services, one per replica. Functions
-// may be empty: /functions/v1 then has no route.
+// may be empty: /functions/v1 then has no route. Local serves a service
+// in-process instead (by service name): its handler gets the request with
+// the prefix stripped and the X-Forwarded-* headers a proxied request
+// carries, and its URLs are ignored.
 type Upstreams struct {
 	Rest, RPC, Auth, Realtime, Storage, Functions []string
+	Local                                         map[string]http.Handler
 }
 
 // Options tunes the proxy.
@@ -123,9 +127,11 @@ type Route struct {
 	base  string
 	// balancer spreads requests over the replicas; nil with one URL.
 	balancer *balancer
-	trust    bool
-	log      *slog.Logger
-	rp       *httputil.ReverseProxy
+	// local serves the route in-process (Upstreams.Local); rp is nil then.
+	local http.Handler
+	trust bool
+	log   *slog.Logger
+	rp    *httputil.ReverseProxy
 	// limit is the largest body forwarded, 0 for any; tooLarge is the
 	// service's own answer to a larger one.
 	limit    int64
@@ -177,6 +183,14 @@ func New(u Upstreams, o Options) (*Proxy, error) {
 	p := &Proxy{}
 	buffers := newBufferPool()
 	for _, s := range specs {
+		if h := u.Local[s.service]; h != nil {
+			rt := &Route{service: s.service, match: s.match, strip: s.strip, open: s.open, trust: o.TrustProxy, log: o.Logger, local: h}
+			if s.tooLarge != nil && o.BodyLimit > 0 {
+				rt.limit, rt.tooLarge = o.BodyLimit, s.tooLarge
+			}
+			p.routes = append(p.routes, rt)
+			continue
+		}
 		if s.optional && len(s.targets) == 0 {
 			continue
 		}
@@ -292,7 +306,46 @@ func (rt *Route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Body = http.MaxBytesReader(nil, r.Body, rt.limit)
 		}
 	}
+	if rt.local != nil {
+		rt.serveLocal(w, r)
+		return
+	}
 	rt.rp.ServeHTTP(w, r)
+}
+
+// serveLocal hands r to the in-process service as the reverse proxy would
+// forward it: the prefix stripped, the query untouched, X-Forwarded-For,
+// -Host, -Proto and -Prefix set. The copy shares r's headers, which the
+// gateway already owns and edits (request id, X-Real-Ip); the service
+// writes straight to w, so there is no response to copy or strip.
+func (rt *Route) serveLocal(w http.ResponseWriter, r *http.Request) {
+	out := new(http.Request)
+	*out = *r
+	u := *r.URL
+	u.Path, u.RawPath = strip(r.URL.Path, rt.strip), ""
+	out.URL = &u
+	h := r.Header
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	forwardedFor := host
+	if prior := h["X-Forwarded-For"]; rt.trust && len(prior) > 0 {
+		forwardedFor = strings.Join(prior, ", ") + ", " + host
+	}
+	h["X-Forwarded-For"] = []string{forwardedFor}
+	if !rt.trust || h.Get("X-Forwarded-Host") == "" {
+		h["X-Forwarded-Host"] = []string{r.Host}
+	}
+	if !rt.trust || h.Get("X-Forwarded-Proto") == "" {
+		proto := "http"
+		if r.TLS != nil {
+			proto = "https"
+		}
+		h["X-Forwarded-Proto"] = []string{proto}
+	}
+	h["X-Forwarded-Prefix"] = []string{rt.strip}
+	rt.local.ServeHTTP(w, out)
 }
 
 func restTooLarge(*http.Request) apierr.Error { return apierr.RestBodyTooLarge }

@@ -42,7 +42,16 @@ type echo struct {
 // CORS and request-id headers of its own, which the gateway must remove.
 func echoUpstream(t testing.TB, service string, hits *atomic.Int64) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(echoHandler(service, hits, true))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// echoHandler is an echo upstream's handler; ownHeaders adds its CORS and
+// request-id headers (an in-process service sets none: it writes into the
+// gateway's own response).
+func echoHandler(service string, hits *atomic.Int64, ownHeaders bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hits != nil {
 			hits.Add(1)
 		}
@@ -57,15 +66,15 @@ func echoUpstream(t testing.TB, service string, hits *atomic.Int64) *httptest.Se
 			RealIP:  r.Header.Get("X-Real-Ip"),
 			XFProto: r.Header.Get("X-Forwarded-Proto"), XFPrefix: r.Header.Get("X-Forwarded-Prefix"),
 		}
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		w.Header().Set("Access-Control-Expose-Headers", "X-Upstream-Only")
-		w.Header().Set("X-Request-Id", "upstream-id")
+		if ownHeaders {
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			w.Header().Set("Access-Control-Expose-Headers", "X-Upstream-Only")
+			w.Header().Set("X-Request-Id", "upstream-id")
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Range", "0-0/1")
 		_ = json.NewEncoder(w).Encode(e)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	})
 }
 
 // syncBuffer collects log output from concurrent requests.

@@ -62,6 +62,9 @@ type Options struct {
 	Now func() time.Time
 	// Transport overrides the upstream transport.
 	Transport http.RoundTripper
+	// InProcess serves services in-process, by service name
+	// (GATEWAY_INPROCESS; main builds the handlers).
+	InProcess map[string]http.Handler
 }
 
 // New builds the handler from a validated configuration.
@@ -80,6 +83,7 @@ func New(cfg config.Config, log *slog.Logger, o Options) (*Server, error) {
 	px, err := proxy.New(proxy.Upstreams{
 		Rest: cfg.RestURLs, RPC: cfg.RPCURLs, Auth: cfg.AuthURLs,
 		Realtime: cfg.RealtimeURLs, Storage: cfg.StorageURLs, Functions: cfg.FunctionsURLs,
+		Local: o.InProcess,
 	}, proxy.Options{Logger: log, TrustProxy: cfg.TrustProxy, Transport: o.Transport, BodyLimit: int64(cfg.BodyLimit), Now: o.Now})
 	if err != nil {
 		return nil, fmt.Errorf("routes: %w", err)

@@ -1,0 +1,88 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// A service served in-process (GATEWAY_INPROCESS) gets the request as the
+// proxied one arrives upstream: prefix stripped, query byte for byte, the
+// key turned into the bearer, the request id, X-Real-Ip and X-Forwarded-*;
+// and the client sees the gateway's CORS headers and request id.
+func TestInProcessServiceSeesWhatAProxiedOneSees(t *testing.T) {
+	local := &atomic.Int64{}
+	proxied := newHarness(t, nil)
+	inproc := newHarnessWith(t, map[string]string{"GATEWAY_INPROCESS": "rest,rpc"}, Options{InProcess: map[string]http.Handler{
+		"rest": echoHandler("rest", local, false),
+		"rpc":  echoHandler("rpc", local, false),
+	}})
+	hdr := map[string]string{"apikey": proxied.cfg.AnonKey, "Origin": "http://localhost:5173", "X-Request-Id": "req-1"}
+	cases := []struct{ target, service, path string }{
+		{"/rest/v1/properties?select=id,title&location=ilike.*nai%25robi*&order=created_at.desc", "rest", "/properties"},
+		{"/rest/v1/rpc/get_p2p_board?p_limit=20", "rpc", "/rpc/get_p2p_board"},
+		{"/rest/v1/", "rest", "/"},
+		{"/rest/v1", "rest", "/"},
+	}
+	for _, c := range cases {
+		t.Run(c.target, func(t *testing.T) {
+			before := proxied.hits.Load()
+			pres, pbody := proxied.do(t, "GET", c.target, hdr)
+			want := echoOf(t, pres, pbody)
+			if proxied.hits.Load() != before+1 {
+				t.Fatal("the proxied request did not reach its upstream")
+			}
+			res, body := inproc.do(t, "GET", c.target, hdr)
+			got := echoOf(t, res, body)
+			if got.Service != c.service || got.Path != c.path {
+				t.Errorf("served by %s at %q, want %s at %q", got.Service, got.Path, c.service, c.path)
+			}
+			// Host differs by design: the proxied upstream sees its own,
+			// the in-process one the public host (also X-Forwarded-Host).
+			got.Host, want.Host = "", ""
+			// Each gateway names its own public host.
+			if got.XFHost != strings.TrimPrefix(inproc.gw.URL, "http://") || want.XFHost != strings.TrimPrefix(proxied.gw.URL, "http://") {
+				t.Errorf("X-Forwarded-Host %q and %q, want each gateway's own host", got.XFHost, want.XFHost)
+			}
+			got.XFHost, want.XFHost = "", ""
+			if got != want {
+				t.Errorf("in-process service saw\n%+v\nproxied one saw\n%+v", got, want)
+			}
+			if v := res.Header.Get("Access-Control-Allow-Origin"); v != "http://localhost:5173" && v != "*" {
+				t.Errorf("Access-Control-Allow-Origin %q", v)
+			}
+			if v := res.Header.Get("X-Request-Id"); v != "req-1" {
+				t.Errorf("X-Request-Id %q, want the gateway's req-1", v)
+			}
+		})
+	}
+	if inproc.hits.Load() != 0 {
+		t.Errorf("%d requests reached the URL upstreams of in-process services", inproc.hits.Load())
+	}
+	if local.Load() != int64(len(cases)) {
+		t.Errorf("in-process handlers served %d requests, want %d", local.Load(), len(cases))
+	}
+}
+
+// The body limit holds in-process too: a body announced larger is refused
+// in rest's words before the service sees it.
+func TestInProcessBodyLimit(t *testing.T) {
+	local := &atomic.Int64{}
+	h := newHarnessWith(t, map[string]string{"GATEWAY_INPROCESS": "rest", "GATEWAY_BODY_LIMIT": "16"}, Options{InProcess: map[string]http.Handler{
+		"rest": echoHandler("rest", local, false),
+	}})
+	req, err := http.NewRequest("POST", h.gw.URL+"/rest/v1/properties", strings.NewReader(strings.Repeat("x", 17)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("apikey", h.cfg.AnonKey)
+	res, err := h.gw.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestEntityTooLarge || local.Load() != 0 {
+		t.Errorf("status %d with %d requests served, want 413 before the service", res.StatusCode, local.Load())
+	}
+}
