@@ -574,8 +574,17 @@ func (x *call) read() (*Response, error) {
 		enc := planned.Encoded()
 		planned = &enc
 	}
+	var estimate *sqlgen.Query
+	if x.estimating() {
+		q, err := sqlgen.PlannedCount(root)
+		if err != nil {
+			return nil, err
+		}
+		q = q.Encoded()
+		estimate = &q
+	}
 	e := &readEntry{snapshot: x.c, cfg: x.cfg, req: x.req, mt: mt, root: root, main: main.Encoded(), planned: planned,
-		location: contentLocation(x.req.Resource, x.r.RawQuery)}
+		location: contentLocation(x.req.Resource, x.r.RawQuery), customPlan: root.CustomPlan(), estimate: estimate}
 	x.h.reads.put(x.key, e)
 	return x.runRead(e)
 }
@@ -589,7 +598,15 @@ func (x *call) runRead(e *readEntry) (*Response, error) {
 	if e.mt.IsPlan() {
 		x.plan = &e.mt
 	}
-	res, err := x.run(exec.Tx{ReadOnly: true, Preamble: x.preamble(true, nil), PreRequest: pre, Planned: e.planned, Main: e.main, After: x.estimated(e.root)})
+	tx := exec.Tx{ReadOnly: true, Preamble: x.preamble(true, nil), PreRequest: pre, Planned: e.planned, Main: e.main, CustomPlan: e.customPlan}
+	if e.estimate != nil && pre == nil {
+		tx.Estimate, tx.EstimateAbove = e.estimate, x.cfg.MaxRows
+	} else {
+		// A pre-request function may set what the policies read, so the
+		// estimate runs in the read's own transaction, after it.
+		tx.After = x.estimated(e.root)
+	}
+	res, err := x.run(tx)
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,10 @@ type readEntry struct {
 	planned *sqlgen.Query
 	// location is the Content-Location of the answer.
 	location string
+	// customPlan is the root's plan.CustomPlan; estimate the count's
+	// EXPLAIN for count=estimated (nil otherwise).
+	customPlan bool
+	estimate   *sqlgen.Query
 }
 
 // appendReadKey appends what identifies a read to b, or returns nil for

@@ -52,7 +52,8 @@ func (x *call) mutate() (*Response, error) {
 		return nil, err
 	}
 	rollback, _ := x.txRollback()
-	tx := exec.Tx{Preamble: x.preamble(false, nil), PreRequest: pre, Main: main, Rollback: rollback}
+	tx := exec.Tx{Preamble: x.preamble(false, nil), PreRequest: pre, Main: main, Rollback: rollback,
+		CustomPlan: plan.CustomPlan(m.Where) || read.CustomPlan()}
 	strictMax := x.req.Prefs.Strict() && x.req.Prefs.HasMax
 	if strictMax || mt.Type == parse.MTObject {
 		tx.After = func(_ context.Context, _ exec.Querier, r *exec.Result) error {
@@ -163,7 +164,8 @@ func (x *call) call() (*Response, error) {
 			extra = append(extra, s)
 		}
 	}
-	tx := exec.Tx{ReadOnly: readOnly, Preamble: x.preamble(readOnly, extra), PreRequest: pre, Main: main, Rollback: rollback}
+	tx := exec.Tx{ReadOnly: readOnly, Preamble: x.preamble(readOnly, extra), PreRequest: pre, Main: main, Rollback: rollback,
+		CustomPlan: read.CustomPlan()}
 	strictMax := x.req.Prefs.Strict() && x.req.Prefs.HasMax
 	if strictMax || (mt.Type == parse.MTObject && !readOnly) {
 		tx.After = func(_ context.Context, _ exec.Querier, r *exec.Result) error {

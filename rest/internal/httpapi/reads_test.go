@@ -261,3 +261,20 @@ func TestConfigVariants(t *testing.T) {
 			want: map[string]string{"Preference-Applied": ""}},
 	})
 }
+
+// TestEstimatedCountSecondRoundTrip covers count=estimated without a
+// pre-request function: the read commits in one round trip and only a
+// count past max-rows asks the planner, in a second one under the same
+// role (exec.Tx.Estimate); a count at max-rows stays exact.
+func TestEstimatedCountSecondRoundTrip(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, func(c *pgrst.Config) { c.MaxRows = 2 })
+	s.run(t, []expect{
+		{name: "estimated above max rows", target: "/authors?select=id", headers: []string{"Prefer: count=estimated"}, status: 206,
+			want: map[string]string{"Content-Range": "0-1/4", "Preference-Applied": "count=estimated"}},
+		{name: "estimated at max rows is exact", target: "/authors?select=id&id=lte.2&limit=1", headers: []string{"Prefer: count=estimated"}, status: 206,
+			want: map[string]string{"Content-Range": "0-0/2"}},
+		{name: "estimated on HEAD", method: "HEAD", target: "/authors?select=id", headers: []string{"Prefer: count=estimated"}, status: 206,
+			want: map[string]string{"Content-Range": "0-1/4"}, body: ""},
+	})
+}

@@ -20,8 +20,10 @@ func mainOf(sql string, args ...any) sqlgen.Query {
 
 // TestPlanCacheMode runs one parameterised statement through Run more often
 // than PostgreSQL's switch to a generic plan (five executions) and reads,
-// on the same connection, how the kept statement was planned: every
-// execution custom by default, and the mode a connection string sets wins.
+// on the same connection, how the kept statement was planned: left to
+// PostgreSQL (auto) it settles on the generic plan; with Tx.CustomPlan
+// every execution is planned for its value, and only inside the request's
+// transaction; a mode the operator set (here the connection string) wins.
 func TestPlanCacheMode(t *testing.T) {
 	t.Parallel()
 	db := pgtest.New(t, pgtest.Options{})
@@ -29,11 +31,14 @@ func TestPlanCacheMode(t *testing.T) {
 	tests := []struct {
 		name        string
 		param       string // plan_cache_mode in the connection string
-		wantMode    string
+		custom      bool   // Tx.CustomPlan
+		wantMode    string // the session's mode after the requests
 		wantGeneric bool
 	}{
-		{"default: custom plans", "", "force_custom_plan", false},
-		{"connection string wins", "auto", "auto", true},
+		{"default: PostgreSQL's choice", "", false, "auto", true},
+		{"custom plan asked for", "", true, "auto", false},
+		{"connection string wins over custom", "force_generic_plan", true, "force_generic_plan", true},
+		{"connection string forcing custom", "force_custom_plan", false, "force_custom_plan", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,7 +59,7 @@ func TestPlanCacheMode(t *testing.T) {
 			// ones: auto mode switches it to the generic plan.
 			q := mainOf("select count(*) from pg_catalog.pg_class where relname = $1", "pg_class")
 			for range 8 {
-				res, err := Run(ctx, pool, Tx{ReadOnly: true, Preamble: sqlgen.Query{SQL: "select 1"}, Main: q})
+				res, err := Run(ctx, pool, Tx{ReadOnly: true, Preamble: sqlgen.Query{SQL: "select 1"}, Main: q, CustomPlan: tt.custom})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -24,9 +24,11 @@ type stmtCache struct {
 	// descs holds the result columns of prepared statements, so executing
 	// them needs no Describe round of messages.
 	descs map[string]*pgconn.StatementDescription // name → description
-	// planMode records that the session's plan_cache_mode is settled
-	// (customPlans); only the connection's own request touches it.
-	planMode bool
+	// planChecked records that planChoice is known (checkPlanChoice);
+	// planChoice that plan_cache_mode is PostgreSQL's default here, so a
+	// statement may ask for custom plans. Only the connection's own
+	// request touches them.
+	planChecked, planChoice bool
 }
 
 func statements(pc *pgconn.PgConn) *stmtCache {
