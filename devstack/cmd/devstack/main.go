@@ -7,10 +7,12 @@
 // With -ephemeral it is the test harness's stack: free ports, a fresh
 // database that is dropped at exit, and one JSON line on stdout when ready.
 //
-// With -replicas N (or DEVSTACK_REPLICAS) it runs N replicas of each of
-// rest, rpc, authsvc, realtime and storage, each its own supervised child
-// on its own port, behind the one gateway: the scale-out shape on one
-// machine.
+// With one replica (the default) the gateway serves rest and rpc in its own
+// process (GATEWAY_INPROCESS; DEVSTACK_INPROCESS=false runs them as
+// children, as docker-compose.yml does). With -replicas N (or
+// DEVSTACK_REPLICAS) it runs N replicas of each of rest, rpc, authsvc,
+// realtime and storage, each its own supervised child on its own port,
+// behind the one gateway: the scale-out shape on one machine.
 package main
 
 import (
@@ -105,6 +107,10 @@ func start(o options, log *slog.Logger) error {
 	if replicas == 0 {
 		replicas = env.Int(1, "DEVSTACK_REPLICAS")
 	}
+	// One replica: the gateway serves rest and rpc itself, sparing every
+	// table read a second HTTP hop (README, "Performance"). Replicas are
+	// separate processes by definition.
+	inProcess := replicas == 1 && env.Bool(true, "DEVSTACK_INPROCESS")
 	if err := env.Err(); err != nil {
 		return err
 	}
@@ -120,7 +126,7 @@ func start(o options, log *slog.Logger) error {
 	if binDir == "" {
 		binDir = filepath.Join(root, "bin")
 	}
-	st := stackconf.Stack{Root: root, BinDir: binDir, Ports: fixedPorts, Keys: keys,
+	st := stackconf.Stack{Root: root, BinDir: binDir, Ports: fixedPorts, Keys: keys, InProcess: inProcess,
 		FrontendDir: os.Getenv("DEVSTACK_FRONTEND_DIR"),
 		RolePasswords: stackconf.RolePasswords{
 			Authenticator: os.Getenv("AUTHENTICATOR_PASSWORD"),
@@ -356,6 +362,9 @@ func printBanner(st stackconf.Stack, root, logDir string, took time.Duration) {
 	fmt.Fprintf(&b, "  Mailbox           %s  (confirmation and recovery mails)\n", st.MailboxURL())
 	fmt.Fprintf(&b, "  M-Pesa simulator  %s  (STK pushes; test numbers in the README)\n", st.DarajaSimURL())
 	fmt.Fprintf(&b, "  Service logs      %s\n", logDir)
+	if st.InProcess {
+		fmt.Fprintf(&b, "  rest and rpc      served inside the gateway (DEVSTACK_INPROCESS=false runs them as their own processes)\n")
+	}
 	if n := len(st.Ports.Of("rest")); n > 1 {
 		fmt.Fprintf(&b, "  Replicas          %d each of %s (logs <service>-1.log …)\n", n, strings.Join(stackconf.Replicated, ", "))
 		for _, svc := range stackconf.Replicated {

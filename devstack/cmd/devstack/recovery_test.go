@@ -138,7 +138,9 @@ func startEphemeralStack(t *testing.T) *ephemeralStack {
 	s := &ephemeralStack{adminURL: admin, binDir: binDir, stderr: &lockedBuffer{}, exited: make(chan struct{}),
 		client: &http.Client{Timeout: 5 * time.Second}}
 	s.cmd = exec.Command(filepath.Join(work, "bin", "devstack"), "-ephemeral", "-root", work)
-	s.cmd.Env = append(os.Environ(), "TEST_DATABASE_URL="+admin, "KEJANEST_AUTHSVC_GOTRUE_MAILER_AUTOCONFIRM=true")
+	// rest and rpc as children of their own (not in the gateway), so their
+	// supervision is tested as docker-compose.yml's layout has it.
+	s.cmd.Env = append(os.Environ(), "TEST_DATABASE_URL="+admin, "KEJANEST_AUTHSVC_GOTRUE_MAILER_AUTOCONFIRM=true", "DEVSTACK_INPROCESS=false")
 	s.cmd.Stderr = s.stderr
 	if s.stdin, err = s.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)

@@ -185,7 +185,15 @@ type Stack struct {
 	// RolePasswords holds the login passwords of authenticator and
 	// supabase_auth_admin, when the server asks for them (empty: none).
 	RolePasswords RolePasswords
+	// InProcess has the gateway serve rest and rpc itself
+	// (GATEWAY_INPROCESS) instead of running them as children: one process
+	// and no second HTTP hop for the embedded default. Their KEJANEST_REST_
+	// and KEJANEST_RPC_ overrides then reach the gateway.
+	InProcess bool
 }
+
+// inProcessed are the services the gateway serves with InProcess.
+var inProcessed = map[string]bool{"rest": true, "rpc": true}
 
 func (s Stack) frontendDir() string {
 	if s.FrontendDir != "" {
@@ -242,6 +250,9 @@ type Instance struct {
 // Instances lists the children of service in start order: one per replica
 // of a replicated service, else one.
 func (s Stack) Instances(service string) []Instance {
+	if s.InProcess && inProcessed[service] {
+		return nil
+	}
 	ports := s.Ports.Of(service)
 	switch service {
 	case "devmail":
@@ -284,13 +295,12 @@ func (s Stack) upstream(service string) string {
 func (s Stack) Services(environ ...string) []supervise.Service {
 	var out []supervise.Service
 	for _, t := range s.templates() {
-		prefix := OverridePrefix + strings.ToUpper(t.service) + "_"
 		var overrides []string
-		for _, kv := range environ {
-			if rest, ok := strings.CutPrefix(kv, prefix); ok && strings.Contains(rest, "=") {
-				overrides = append(overrides, rest)
-			}
+		if t.service == "gateway" && s.InProcess {
+			// One pipeline serves both: rpc's settings win a conflict.
+			overrides = append(overridesOf("rest", environ), overridesOf("rpc", environ)...)
 		}
+		overrides = append(overrides, overridesOf(t.service, environ)...)
 		for _, in := range s.Instances(t.service) {
 			out = append(out, supervise.Service{
 				Name:      in.Name,
@@ -298,6 +308,19 @@ func (s Stack) Services(environ ...string) []supervise.Service {
 				Env:       append(t.env(in.Port), overrides...),
 				HealthURL: local(in.Port) + t.health,
 			})
+		}
+	}
+	return out
+}
+
+// overridesOf returns service's KEJANEST_<SERVICE>_ settings in environ,
+// without the prefix.
+func overridesOf(service string, environ []string) []string {
+	prefix := OverridePrefix + strings.ToUpper(service) + "_"
+	var out []string
+	for _, kv := range environ {
+		if rest, ok := strings.CutPrefix(kv, prefix); ok && strings.Contains(rest, "=") {
+			out = append(out, rest)
 		}
 	}
 	return out
@@ -404,10 +427,14 @@ func (s Stack) templates() []template {
 			})
 		}},
 		{"gateway", "/health", func(int) []string {
-			return k.withJWKS([]string{
+			// rest and rpc: their URLs, or their own settings for the
+			// pipeline the gateway runs itself.
+			pgrstEnv := []string{"REST_URL=" + s.upstream("rest"), "RPC_URL=" + s.upstream("rpc")}
+			if s.InProcess {
+				pgrstEnv = []string{"GATEWAY_INPROCESS=rest,rpc", "PGRST_DB_URI=" + authenticator, "PGRST_JWT_SECRET=" + k.JWTSecret}
+			}
+			return k.withJWKS(append(pgrstEnv,
 				fmt.Sprintf("GATEWAY_LISTEN=127.0.0.1:%d,[::1]:%d", p.Gateway, p.Gateway),
-				"REST_URL=" + s.upstream("rest"),
-				"RPC_URL=" + s.upstream("rpc"),
 				"AUTH_URL=" + s.upstream("authsvc"),
 				"REALTIME_URL=" + s.upstream("realtime"),
 				"STORAGE_URL=" + s.upstream("storage"),
@@ -418,7 +445,7 @@ func (s Stack) templates() []template {
 				"SERVICE_ROLE_KEY=" + k.ServiceRoleKey,
 				"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
 				"SUPABASE_SECRET_KEY=" + k.SecretKey,
-			})
+			))
 		}},
 	}
 }

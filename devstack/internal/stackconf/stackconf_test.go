@@ -89,3 +89,37 @@ func TestRolePasswordsReachEveryDatabaseURL(t *testing.T) {
 		t.Errorf("ByRole() = %v, want %v", got, want)
 	}
 }
+
+// With InProcess the gateway serves rest and rpc: no child of theirs, the
+// gateway reads their settings (and their KEJANEST_REST_ overrides, which
+// its own win over), and no upstream URL names them.
+func TestInProcessRestLivesInTheGateway(t *testing.T) {
+	t.Parallel()
+	st := Stack{Root: "/repo", BinDir: "/repo/bin", DatabaseURL: "postgres://postgres@127.0.0.1:5432/db", Ports: DefaultPorts,
+		StorageDir: "/data", InProcess: true, Keys: Keys{JWTSecret: "secret-of-the-stack"}}
+	var got []serviceEnv
+	for _, s := range st.Services("KEJANEST_REST_PGRST_DB_MAX_ROWS=50", "KEJANEST_GATEWAY_LOG_LEVEL=debug") {
+		if s.Name == "rest" || s.Name == "rpc" {
+			t.Errorf("%s runs as a child of its own", s.Name)
+		}
+		got = append(got, serviceEnv{s.Name, s.Env})
+	}
+	gw := envOf(t, got, "gateway")
+	for key, want := range map[string]string{
+		"GATEWAY_INPROCESS": "rest,rpc",
+		"PGRST_DB_URI":      "postgres://authenticator@127.0.0.1:5432/db",
+		"PGRST_JWT_SECRET":  "secret-of-the-stack",
+		"PGRST_DB_MAX_ROWS": "50",
+		"LOG_LEVEL":         "debug",
+		"REST_URL":          "",
+		"RPC_URL":           "",
+		"AUTH_URL":          "http://127.0.0.1:9999",
+	} {
+		if v := lastValue(gw, key); v != want {
+			t.Errorf("gateway sees %s=%q, want %q", key, v, want)
+		}
+	}
+	if n := len(st.Instances("rest")) + len(st.Instances("rpc")); n != 0 {
+		t.Errorf("%d rest and rpc instances listed", n)
+	}
+}

@@ -52,20 +52,20 @@ type gatewayKeys struct {
 	anon, serviceRole string
 }
 
-// startGateway runs bin in front of restURL on a free loopback port and
+// startGateway runs bin with upstream's settings (REST_URL, or
+// GATEWAY_INPROCESS and rest's own) on a free loopback port and
 // waits until its /health answers. The child's environment holds only the
 // gateway's own settings (a rate limit or required key in the caller's
 // shell would change what is measured) plus PATH and the Go runtime's
 // knobs. It logs as in production, one JSON access line per request at
 // info, into a pipe that keeps only the tail for error messages.
-func startGateway(ctx context.Context, bin, restURL string, keys gatewayKeys, frontendDir string) (string, func(), error) {
+func startGateway(ctx context.Context, bin string, keys gatewayKeys, frontendDir string, upstream ...string) (string, func(), error) {
 	addr, err := freeLoopbackAddr()
 	if err != nil {
 		return "", nil, err
 	}
 	env := []string{
 		"GATEWAY_LISTEN=" + addr,
-		"REST_URL=" + restURL,
 		"JWT_SECRET=" + secret,
 		"ANON_KEY=" + keys.anon,
 		"SERVICE_ROLE_KEY=" + keys.serviceRole,
@@ -75,6 +75,7 @@ func startGateway(ctx context.Context, bin, restURL string, keys gatewayKeys, fr
 		"GATEWAY_CORS_ORIGINS=*",
 		"LOG_LEVEL=info",
 	}
+	env = append(env, upstream...)
 	for _, k := range []string{"PATH", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)

@@ -52,6 +52,7 @@ import (
 	"github.com/kejanest/kejanest/platform/pgtest"
 	"github.com/kejanest/kejanest/rest/internal/httpapi"
 	"github.com/kejanest/kejanest/rest/pgrst"
+	"github.com/kejanest/kejanest/rest/pgrst/exec"
 	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
 )
 
@@ -65,11 +66,32 @@ type scenario struct {
 	// prefer is rest's Prefer header (count=exact: the floor's SQL counts
 	// the same rows, and the count must match Content-Range).
 	prefer string
+	// body makes rest's request a POST of this JSON (a call).
+	body string
+	// user sends the request as the seeded user (signed in) rather than
+	// as anon; the floor's connections are that user too.
+	user bool
+	// floorEstimate, for count=estimated: the floor's SQL returns the body
+	// and the count of up to estimateAbove + 1 rows, and above
+	// estimateAbove the floor runs this EXPLAIN as well, as any server
+	// answering the planner's estimate must.
+	floorEstimate string
 }
 
-// appColumns are the columns the app's /properties page asks for (a
-// visitor may not select contact; the search vector is a filter only).
-const appColumns = "id,user_id,title,type,purpose,price,price_unit,location,description,deposit,images,created_at,is_active"
+// estimateAbove is rest's max-rows, the line count=estimated draws.
+const estimateAbove = 1000
+
+// appColumns are the columns the app asks for on every listing screen
+// (frontend/src/lib/listing-columns.ts: all but the owner's contact; the
+// search vector is a filter only).
+const appColumns = "id,user_id,title,type,purpose,price,price_unit,location,description,deposit,images,created_at,is_active,payment_status,paid_until,pending_days,pending_fee,moderation_notes,updated_at"
+
+// detailID is a seeded active listing (g = 4242), as the detail page
+// reads it.
+const detailID = "00000000-0000-4000-8000-000000004242"
+
+// benchUser owns every listing and offer, and signs in for the P2P board.
+const benchUser = "00000000-0000-0000-0000-00000000beef"
 
 // appPage is the floor of one of the app's /properties pages: 12 rows and
 // the exact count of every match, as PostgREST computes both.
@@ -78,6 +100,21 @@ func appPage(where string) string {
 		n as (select count(*) as c from m)
 		select coalesce(json_agg(_postgrest_t), '[]')::text from n, lateral (select ` + appColumns + ` from m order by created_at desc limit 12) _postgrest_t
 		where n.c >= 0`
+}
+
+// appPageEstimated is one of the app's pages with count=estimated: 12
+// rows and the count of at most estimateAbove + 1 matches (the EXPLAIN
+// above that is floorEstimate's).
+func appPageEstimated(where string) string {
+	return `with n as (select count(*) as c from (select 1 from public.properties where is_active = true and ` + where + ` limit ` + fmt.Sprint(estimateAbove+1) + `) l)
+		select coalesce((select json_agg(_postgrest_t) from (select ` + appColumns + ` from public.properties where is_active = true and ` + where + `
+			order by created_at desc limit 12) _postgrest_t), '[]')::text, n.c from n`
+}
+
+// countExplain is the EXPLAIN whose row estimate answers count=estimated
+// above estimateAbove.
+func countExplain(where string) string {
+	return `explain (format json) select 1 from public.properties where is_active = true and ` + where
 }
 
 var scenarios = []scenario{
@@ -92,37 +129,60 @@ var scenarios = []scenario{
 		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where is_active = true and location ilike '%nairobi%'
 			and type = 'One Bedroom' and purpose = 'Rent' order by created_at desc limit 20) _postgrest_t`,
 	},
-	// The app's /properties page without filters: 12 rows and the total,
-	// counted exactly, or with count=estimated (what the app asks for now):
-	// counted up to max-rows + 1 (1001), then the planner's estimate.
+	// The app's /properties page without filters (get-properties.ts): 12
+	// rows and count=estimated, counted up to max-rows + 1 (1001), then the
+	// planner's estimate; and with count=exact, for comparison.
+	{
+		name:          "app list page",
+		rest:          "/properties?select=" + appColumns + "&is_active=eq.true&order=created_at.desc&offset=0&limit=12",
+		floor:         appPageEstimated("true"),
+		floorEstimate: countExplain("true"),
+		prefer:        "count=estimated",
+	},
 	{
 		name:   "app list page, exact count",
 		rest:   "/properties?select=" + appColumns + "&is_active=eq.true&order=created_at.desc&offset=0&limit=12",
 		floor:  appPage("true"),
 		prefer: "count=exact",
 	},
+	// The app's free-text search (0027): the words as prefixes on the
+	// full-text vector, 12 rows and count=estimated. A word in one listing
+	// of ten thousand, and an estate's name (one in seven).
 	{
-		name: "app list page, estimated count",
-		rest: "/properties?select=" + appColumns + "&is_active=eq.true&order=created_at.desc&offset=0&limit=12",
-		floor: `with n as (select count(*) as c from (select 1 from public.properties where is_active = true limit 1001) l)
-			select coalesce(json_agg(_postgrest_t), '[]')::text from n, lateral (select ` + appColumns + ` from public.properties where is_active = true order by created_at desc limit 12) _postgrest_t
-			where n.c >= 0`,
-		prefer: "count=estimated",
-	},
-	// The app's free-text search (issue 17): the words as prefixes on the
-	// full-text vector (0027), 12 rows and an exact count. A word in one
-	// listing of ten thousand, and an estate's name (one in seven).
-	{
-		name:   "app search, rare word (fts)",
-		rest:   "/properties?select=" + appColumns + "&is_active=eq.true&search=fts(english).k4242:*&order=created_at.desc&offset=0&limit=12",
-		floor:  appPage(`search @@ to_tsquery('english', 'k4242:*')`),
-		prefer: "count=exact",
+		name:          "app search, rare word",
+		rest:          "/properties?select=" + appColumns + "&is_active=eq.true&search=fts(english).k4242:*&order=created_at.desc&offset=0&limit=12",
+		floor:         appPageEstimated(`search @@ to_tsquery('english', 'k4242:*')`),
+		floorEstimate: countExplain(`search @@ to_tsquery('english', 'k4242:*')`),
+		prefer:        "count=estimated",
 	},
 	{
-		name:   "app search, estate word (fts)",
-		rest:   "/properties?select=" + appColumns + "&is_active=eq.true&search=fts(english).kilim:*&order=created_at.desc&offset=0&limit=12",
-		floor:  appPage(`search @@ to_tsquery('english', 'kilim:*')`),
-		prefer: "count=exact",
+		name:          "app search, estate word",
+		rest:          "/properties?select=" + appColumns + "&is_active=eq.true&search=fts(english).kilim:*&order=created_at.desc&offset=0&limit=12",
+		floor:         appPageEstimated(`search @@ to_tsquery('english', 'kilim:*')`),
+		floorEstimate: countExplain(`search @@ to_tsquery('english', 'kilim:*')`),
+		prefer:        "count=estimated",
+	},
+	// The detail page (get-property.ts): one listing by id, then up to
+	// four others of its type and purpose.
+	{
+		name:  "app detail",
+		rest:  "/properties?select=" + appColumns + "&id=eq." + detailID,
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where id = '` + detailID + `') _postgrest_t`,
+	},
+	{
+		name: "app detail, similar",
+		rest: "/properties?select=" + appColumns + "&is_active=eq.true&type=eq.Bedsitter&purpose=eq.Rent&id=neq." + detailID + "&order=created_at.desc&limit=4",
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where is_active = true
+			and type = 'Bedsitter' and purpose = 'Rent' and id <> '` + detailID + `' order by created_at desc limit 4) _postgrest_t`,
+	},
+	// The P2P board (get-board.ts), signed in: one call of get_p2p_board
+	// with the board's defaults.
+	{
+		name:  "app P2P board",
+		rest:  "/rpc/get_p2p_board",
+		body:  `{"p_action":null,"p_currency":null,"p_search":null,"p_sort":"newest","p_limit":20}`,
+		user:  true,
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from public.get_p2p_board(null, null, null, 'newest', 20) _postgrest_t`,
 	},
 	// What the app sent before 0027, for comparison: no index answers it.
 	{
@@ -136,8 +196,8 @@ var scenarios = []scenario{
 const seedSQL = `
 insert into auth.users (id, aud, role, email, created_at, updated_at)
 values ('00000000-0000-0000-0000-00000000beef', 'authenticated', 'authenticated', 'bench@kejanest.test', now(), now());
-insert into public.properties (user_id, title, type, purpose, price, location, description, is_active, payment_status, paid_until, created_at)
-select '00000000-0000-0000-0000-00000000beef', 'Listing ' || g,
+insert into public.properties (id, user_id, title, type, purpose, price, location, description, is_active, payment_status, paid_until, created_at)
+select ('00000000-0000-4000-8000-' || lpad(g::text, 12, '0'))::uuid, '00000000-0000-0000-0000-00000000beef', 'Listing ' || g,
   (array['Single Room', 'Bedsitter', 'One Bedroom', 'Two Bedroom', 'Three Bedroom'])[1 + g % 5],
   (array['Rent', 'Sale'])[1 + (g / 5) % 2],
   10000 + (g % 1000) * 100,
@@ -154,12 +214,26 @@ select '00000000-0000-0000-0000-00000000beef', 'Listing ' || g,
   case when g % 4 <> 0 then now() + interval '30 days' end,
   now() - make_interval(mins => g)
 from generate_series(1, 100000) g;
+-- The P2P board: 10,000 open offers of 500 traders (each profile comes
+-- from the auth.users trigger), buying and selling the three currencies.
+insert into auth.users (id, aud, role, email, created_at, updated_at)
+select ('00000000-0000-4000-9000-' || lpad(u::text, 12, '0'))::uuid, 'authenticated', 'authenticated', 'trader' || u || '@kejanest.test', now(), now()
+from generate_series(1, 500) u;
+insert into public.p2p_offers (user_id, action, currency, amount, rate_per_unit, min_limit, max_limit, payment_methods, auto_cancel_duration, created_at)
+select ('00000000-0000-4000-9000-' || lpad((1 + g % 500)::text, 12, '0'))::uuid,
+  (array['buy', 'sell'])[1 + g % 2], (array['nestcoins', 'crystals', 'keys'])[1 + g % 3],
+  100 + g % 900, 1 + (g % 300) / 100.0, 10, 100, array['M-Pesa'], '7 days', now() - make_interval(secs => g)
+from generate_series(1, 10000) g;
 analyze public.properties;
+analyze public.p2p_offers;
 `
 
-// servers are the three a scenario is measured on, in the order of the
-// first half of an ABBA round.
-var servers = []string{"floor", "rest", "gateway"}
+// servers are the ones a scenario is measured on, in the order of the
+// first half of an ABBA round: the floor, rest alone, the gateway in
+// front of that rest (two processes, as docker-compose.yml runs them), and
+// the gateway serving rest in-process (GATEWAY_INPROCESS, as `make run`
+// runs it).
+var servers = []string{"floor", "rest", "gateway", "gw-inproc"}
 
 // options are the command's flags.
 type options struct {
@@ -185,7 +259,7 @@ func main() {
 	flag.IntVar(&o.maxReqs, "max-requests", 2_000_000, "stop a round after this many requests")
 	flag.IntVar(&pool, "pool", 10, "database connections of each server")
 	flag.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the rest runs to this file")
-	flag.StringVar(&only, "only", strings.Join(servers, ","), "run only these servers, a comma list of floor, rest and gateway (ratios need floor)")
+	flag.StringVar(&only, "only", strings.Join(servers, ","), "run only these servers, a comma list of "+strings.Join(servers, ", ")+" (ratios need floor)")
 	flag.StringVar(&o.pick, "scenario", "", "run only the scenarios whose name contains this")
 	flag.IntVar(&o.rounds, "rounds", 20, "alternate the servers this many times per scenario in ABBA order (each gets duration/rounds), so a load that varies over time hits all alike")
 	flag.StringVar(&o.gatewayBin, "gateway-bin", "", "gateway binary to run in front of rest; empty builds gateway/cmd/gateway from this repository")
@@ -196,7 +270,7 @@ func main() {
 	for _, s := range strings.Split(only, ",") {
 		s = strings.TrimSpace(s)
 		if !slices.Contains(servers, s) {
-			fmt.Fprintf(os.Stderr, "restbench: -only: unknown server %q (floor, rest, gateway)\n", s)
+			fmt.Fprintf(os.Stderr, "restbench: -only: unknown server %q (%s)\n", s, strings.Join(servers, ", "))
 			os.Exit(2)
 		}
 		o.only[s] = true
@@ -215,7 +289,7 @@ func run(o options) error {
 	}
 	defer os.RemoveAll(tmp)
 	gatewayBin := o.gatewayBin
-	if o.only["gateway"] && gatewayBin == "" {
+	if (o.only["gateway"] || o.only["gw-inproc"]) && gatewayBin == "" {
 		fmt.Println("building the gateway…")
 		if gatewayBin, err = buildGateway(ctx, tmp); err != nil {
 			return err
@@ -245,12 +319,13 @@ func run(o options) error {
 		return fmt.Errorf("seed: %w", err)
 	}
 
-	restURL, stopRest, err := startRest(ctx, withUser(dbURL, "authenticator"), o.pool)
+	authenticator := withUser(dbURL, "authenticator")
+	restURL, stopRest, err := startRest(ctx, authenticator, o.pool)
 	if err != nil {
 		return err
 	}
 	defer stopRest()
-	floorURL, stopFloor, err := startFloor(ctx, dbURL, o.pool)
+	floorURL, stopFloor, err := startFloor(ctx, authenticator, o.pool)
 	if err != nil {
 		return err
 	}
@@ -267,14 +342,69 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	var gatewayURL string
+	userToken, err := jwtverify.SignHS256(map[string]any{"role": "authenticated", "sub": benchUser, "aud": "authenticated",
+		"iss": "restbench", "exp": exp}, []byte(secret))
+	if err != nil {
+		return err
+	}
+	keys := gatewayKeys{anon: anonKey, serviceRole: serviceKey}
+	gatewayURLs := map[string]string{}
 	if o.only["gateway"] {
-		var stopGateway func()
-		gatewayURL, stopGateway, err = startGateway(ctx, gatewayBin, restURL, gatewayKeys{anon: anonKey, serviceRole: serviceKey}, tmp)
+		url, stop, err := startGateway(ctx, gatewayBin, keys, tmp, "REST_URL="+restURL, "RPC_URL="+restURL)
 		if err != nil {
 			return err
 		}
-		defer stopGateway()
+		defer stop()
+		gatewayURLs["gateway"] = url
+	}
+	if o.only["gw-inproc"] {
+		// The in-process rest reads rest's own settings, as in `make run`,
+		// with the pool the other servers get.
+		url, stop, err := startGateway(ctx, gatewayBin, keys, tmp, "GATEWAY_INPROCESS=rest,rpc",
+			"PGRST_DB_URI="+authenticator, "PGRST_JWT_SECRET="+secret, "PGRST_DB_POOL="+fmt.Sprint(o.pool), "PGRST_LOG_LEVEL=error")
+		if err != nil {
+			return err
+		}
+		defer stop()
+		gatewayURLs["gw-inproc"] = url
+	}
+	// bearer is the token a scenario's request carries.
+	bearer := func(sc scenario) string {
+		if sc.user {
+			return userToken
+		}
+		return anonKey
+	}
+	newRequest := func(sc scenario, url string) *http.Request {
+		method, body := http.MethodGet, io.Reader(nil)
+		if sc.body != "" {
+			method, body = http.MethodPost, strings.NewReader(sc.body)
+		}
+		r, _ := http.NewRequest(method, url, body)
+		if sc.body != "" {
+			r.Header.Set("Content-Type", "application/json")
+		}
+		if sc.prefer != "" {
+			r.Header.Set("Prefer", sc.prefer)
+		}
+		return r
+	}
+	// through is what supabase-js sends from the app in a browser, through
+	// either gateway: the anon key as apikey, the bearer, the profile, its
+	// client info, and the page's origin (so CORS headers are added).
+	through := func(server string) func(scenario) *http.Request {
+		return func(sc scenario) *http.Request {
+			r := newRequest(sc, gatewayURLs[server]+"/rest/v1"+sc.rest)
+			r.Header.Set("apikey", anonKey)
+			r.Header.Set("Authorization", "Bearer "+bearer(sc))
+			r.Header.Set("Accept-Profile", "public")
+			if sc.body != "" {
+				r.Header.Set("Content-Profile", "public")
+			}
+			r.Header.Set("X-Client-Info", "supabase-js-web/2")
+			r.Header.Set("Origin", "http://localhost:5173")
+			return r
+		}
 	}
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.conns, MaxConnsPerHost: o.conns, DisableCompression: true}, Timeout: 10 * time.Second}
@@ -284,32 +414,19 @@ func run(o options) error {
 			return r
 		},
 		"rest": func(sc scenario) *http.Request {
-			r, _ := http.NewRequest("GET", restURL+sc.rest, nil)
-			// What the gateway forwards: the key as the bearer, the
-			// profile supabase-js sends, and the gateway's request id.
-			r.Header.Set("Authorization", "Bearer "+anonKey)
+			r := newRequest(sc, restURL+sc.rest)
+			// What the gateway forwards: the bearer, the profile
+			// supabase-js sends, and the gateway's request id.
+			r.Header.Set("Authorization", "Bearer "+bearer(sc))
 			r.Header.Set("Accept-Profile", "public")
+			if sc.body != "" {
+				r.Header.Set("Content-Profile", "public")
+			}
 			r.Header.Set("X-Request-Id", "restbench")
-			if sc.prefer != "" {
-				r.Header.Set("Prefer", sc.prefer)
-			}
 			return r
 		},
-		"gateway": func(sc scenario) *http.Request {
-			r, _ := http.NewRequest("GET", gatewayURL+"/rest/v1"+sc.rest, nil)
-			// What supabase-js sends from the app in a browser: the anon
-			// key as apikey and as the bearer, the profile, its client
-			// info, and the page's origin (so CORS headers are added).
-			r.Header.Set("apikey", anonKey)
-			r.Header.Set("Authorization", "Bearer "+anonKey)
-			r.Header.Set("Accept-Profile", "public")
-			r.Header.Set("X-Client-Info", "supabase-js-web/2")
-			r.Header.Set("Origin", "http://localhost:5173")
-			if sc.prefer != "" {
-				r.Header.Set("Prefer", sc.prefer)
-			}
-			return r
-		},
+		"gateway":   through("gateway"),
+		"gw-inproc": through("gw-inproc"),
 	}
 	var measured []string
 	for _, s := range servers {
@@ -320,7 +437,7 @@ func run(o options) error {
 
 	fmt.Printf("%d connections; per scenario and server %v measured in %d rounds in ABBA order (after %v warm-up); at most %d requests per round; of floor: median of the rounds' ratios\n\n",
 		o.conns, o.duration, o.rounds, o.warmup, o.maxReqs)
-	fmt.Printf("%-34s %-8s %10s %9s %9s %9s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "of floor")
+	fmt.Printf("%-34s %-9s %10s %9s %9s %9s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "of floor")
 	for _, sc := range scenarios {
 		if !strings.Contains(sc.name, o.pick) {
 			continue
@@ -367,9 +484,9 @@ func run(o options) error {
 			if len(ratios[s]) > 0 {
 				ratio = fmt.Sprintf("%.0f%%", 100*median(ratios[s]))
 			}
-			fmt.Printf("%-34s %-8s %10.0f %9.2f %9.2f %9s\n", sc.name, s, r.rps, ms(r.p50), ms(r.p99), ratio)
+			fmt.Printf("%-34s %-9s %10.0f %9.2f %9.2f %9s\n", sc.name, s, r.rps, ms(r.p50), ms(r.p99), ratio)
 			if r.errors > 0 {
-				fmt.Printf("%-34s %-8s %d errors\n", "", "", r.errors)
+				fmt.Printf("%-34s %-9s %d errors\n", "", "", r.errors)
 			}
 		}
 		for _, s := range measured {
@@ -574,36 +691,63 @@ func startRest(ctx context.Context, dbURL string, poolSize int32) (string, func(
 
 // startFloor serves GET /?q=<scenario name> with one pgx query (a cached
 // prepared statement) and the JSON it returns: the least any server can do.
-// Its connections log in as authenticator and switch to anon once, when
-// they open, so its query runs under the same role and policies as rest's
-// (which switches per request); the difference measured is the server's.
-func startFloor(ctx context.Context, dbURL string, poolSize int32) (string, func(), error) {
-	cfg, err := pgxpool.ParseConfig(withUser(dbURL, "authenticator"))
+// Its connections log in as authenticator and switch once, when they open,
+// to anon (or, for a signed-in scenario, to authenticated with the bench
+// user's claims), so its queries run under the same role and policies as
+// rest's (which switches per request); the difference measured is the
+// server's. A count=estimated scenario also runs its EXPLAIN when the
+// count passes estimateAbove, as rest must.
+func startFloor(ctx context.Context, authenticator string, poolSize int32) (string, func(), error) {
+	open := func(setup string) (*pgxpool.Pool, error) {
+		cfg, err := pgxpool.ParseConfig(authenticator)
+		if err != nil {
+			return nil, err
+		}
+		cfg.MaxConns = poolSize
+		cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+			_, err := c.Exec(ctx, setup)
+			return err
+		}
+		return pgxpool.NewWithConfig(ctx, cfg)
+	}
+	anon, err := open("set role anon")
 	if err != nil {
 		return "", nil, err
 	}
-	cfg.MaxConns = poolSize
-	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
-		_, err := c.Exec(ctx, "set role anon")
-		return err
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	user, err := open(`set role authenticated; select set_config('request.jwt.claims', '{"role":"authenticated","sub":"` + benchUser + `"}', false)`)
 	if err != nil {
+		anon.Close()
 		return "", nil, err
 	}
-	queries := map[string]string{}
+	byName := map[string]scenario{}
 	for _, sc := range scenarios {
-		queries[sc.name] = sc.floor
+		byName[sc.name] = sc
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
-		sql, ok := queries[r.URL.Query().Get("q")]
+		sc, ok := byName[r.URL.Query().Get("q")]
 		if !ok {
 			http.NotFound(w, r)
 			return
 		}
+		pool := anon
+		if sc.user {
+			pool = user
+		}
 		var body []byte
-		if err := pool.QueryRow(r.Context(), sql).Scan(&body); err != nil {
+		var err error
+		if sc.floorEstimate == "" {
+			err = pool.QueryRow(r.Context(), sc.floor).Scan(&body)
+		} else {
+			var count int64
+			if err = pool.QueryRow(r.Context(), sc.floor).Scan(&body, &count); err == nil && count > estimateAbove {
+				var plan []byte
+				if err = pool.QueryRow(r.Context(), sc.floorEstimate).Scan(&plan); err == nil {
+					w.Header().Set("Content-Range", fmt.Sprintf("*/%d", max(exec.PlanRows(plan), estimateAbove)))
+				}
+			}
+		}
+		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
@@ -612,12 +756,13 @@ func startFloor(ctx context.Context, dbURL string, poolSize int32) (string, func
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		pool.Close()
+		anon.Close()
+		user.Close()
 		return "", nil, err
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String(), func() { _ = srv.Close(); pool.Close() }, nil
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close(); anon.Close(); user.Close() }, nil
 }
 
 func execAdmin(ctx context.Context, dsn, sql string) error {
