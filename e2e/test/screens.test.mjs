@@ -472,7 +472,7 @@ describe('screens', { timeout: 300_000 }, () => {
     });
   });
 
-  test('/pricing signed out: balance 0, the fee tables, the calculator, the packages sheet and Go to Wallet', { timeout: 90_000 }, async () => {
+  test('/pricing signed out: balance 0, the fee tables, the calculator, the packages sheet and Go to Wallet (to sign in)', { timeout: 90_000 }, async () => {
     await withBrowser({ shots: 'screens-pricing' }, async (b) => {
       const { page } = b;
       await page.goto(`${app.stack.url}/home`);
@@ -558,10 +558,14 @@ describe('screens', { timeout: 300_000 }, () => {
       await sheet.waitFor({ state: 'detached' });
       await b.shot('sheet-closed');
 
+      // Signed out, the wallet's guard sends the visitor on to /login with
+      // its message (spec §5); waiting for /wallet itself raced that redirect.
+      assert.equal(await page.getByRole('link', { name: 'Go to Wallet' }).getAttribute('href'), '/wallet');
       await page.getByRole('link', { name: 'Go to Wallet' }).click();
-      await expectPath(page, '/wallet');
+      await expectPath(page, '/login');
+      await visible(page.getByText('Please log in to continue with this action').first());
       await visible(page.getByRole('main').getByRole('heading', { level: 1 }));
-      await b.shot('wallet');
+      await b.shot('wallet-guard');
       assert.deepEqual(b.errors, [], 'no uncaught errors in the page');
     });
   });

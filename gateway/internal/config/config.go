@@ -195,6 +195,10 @@ func (c Config) Validate() error {
 		{"REST_URL", c.RestURLs}, {"RPC_URL", c.RPCURLs}, {"AUTH_URL", c.AuthURLs},
 		{"REALTIME_URL", c.RealtimeURLs}, {"STORAGE_URL", c.StorageURLs}, {"FUNCTIONS_URL", c.FunctionsURLs},
 	} {
+		// An in-process service's URL is not used.
+		if (u.name == "REST_URL" && c.Serves(proxy.ServiceRest)) || (u.name == "RPC_URL" && c.Serves(proxy.ServiceRPC)) {
+			continue
+		}
 		for _, err := range checkReplicas(u.urls) {
 			errs = append(errs, fmt.Errorf("%s: %w", u.name, err))
 		}

@@ -329,22 +329,24 @@ func (rt *Route) serveLocal(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		host = r.RemoteAddr
 	}
-	forwardedFor := host
 	if prior := h["X-Forwarded-For"]; rt.trust && len(prior) > 0 {
-		forwardedFor = strings.Join(prior, ", ") + ", " + host
+		host = strings.Join(prior, ", ") + ", " + host
 	}
-	h["X-Forwarded-For"] = []string{forwardedFor}
+	proto := "http"
+	if r.TLS != nil {
+		proto = "https"
+	}
+	// One backing array for the four values.
+	v := [...]string{host, r.Host, proto, rt.strip}
+	vals := v[:]
+	h["X-Forwarded-For"] = vals[0:1:1]
 	if !rt.trust || h.Get("X-Forwarded-Host") == "" {
-		h["X-Forwarded-Host"] = []string{r.Host}
+		h["X-Forwarded-Host"] = vals[1:2:2]
 	}
 	if !rt.trust || h.Get("X-Forwarded-Proto") == "" {
-		proto := "http"
-		if r.TLS != nil {
-			proto = "https"
-		}
-		h["X-Forwarded-Proto"] = []string{proto}
+		h["X-Forwarded-Proto"] = vals[2:3:3]
 	}
-	h["X-Forwarded-Prefix"] = []string{rt.strip}
+	h["X-Forwarded-Prefix"] = vals[3:4:4]
 	rt.local.ServeHTTP(w, out)
 }
 
