@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -25,7 +26,11 @@ func main() { os.Exit(run()) }
 
 func run() int {
 	cfg, loadErr := config.Load(envconf.New())
-	log := logging.New(os.Stderr, "gateway", cfg.LogLevel)
+	// One access-log line per request: written in batches (at most every
+	// logging.DefaultBatchDelay), not with a write call each.
+	out := logging.NewBatch(os.Stderr, 0)
+	defer out.Close()
+	log := logging.New(out, "gateway", cfg.LogLevel)
 	if err := errors.Join(loadErr, cfg.Validate()); err != nil {
 		log.Error("invalid configuration", "error", err.Error())
 		return 1
@@ -33,7 +38,7 @@ func run() int {
 
 	ctx, stop := lifecycle.SignalContext(context.Background())
 	defer stop()
-	inProcess, closeInProcess, err := startInProcess(ctx, cfg)
+	inProcess, closeInProcess, err := startInProcess(ctx, cfg, out)
 	if err != nil {
 		log.Error("start failed", "error", err.Error())
 		return 1
@@ -73,7 +78,7 @@ func run() int {
 // GATEWAY_INPROCESS names rest or rpc: one pipeline and one pool, from
 // rest's own PGRST_* settings, answer both routes (the two services differ
 // only in their port). It logs as the rest service would, under its name.
-func startInProcess(ctx context.Context, cfg config.Config) (map[string]http.Handler, func(), error) {
+func startInProcess(ctx context.Context, cfg config.Config, logOut io.Writer) (map[string]http.Handler, func(), error) {
 	if len(cfg.InProcess) == 0 {
 		return nil, func() {}, nil
 	}
@@ -81,7 +86,7 @@ func startInProcess(ctx context.Context, cfg config.Config) (map[string]http.Han
 	if err != nil {
 		return nil, nil, fmt.Errorf("in-process rest: %w", err)
 	}
-	var log *slog.Logger = logging.New(os.Stderr, "rest", restCfg.SlogLevel())
+	var log *slog.Logger = logging.New(logOut, "rest", restCfg.SlogLevel())
 	svc, err := embedded.Start(ctx, restCfg, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("in-process rest: %w", err)

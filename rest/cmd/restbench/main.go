@@ -1,24 +1,27 @@
 // Command restbench measures rest, directly and through the gateway,
 // against a floor: a plain net/http + pgx server answering the same listing
 // queries with the same JSON, started in the same run. It creates its own
-// database (the migrations plus 100k rows of public.properties), serves
-// rest and the floor on loopback, runs the real gateway (built from this
-// repository, as a child process) in front of that rest, drives each server
-// with the same number of keep-alive connections for a bounded time and
-// request count, and prints requests/s and latency percentiles. It is a
-// program, not a test: `go test` never runs it.
+// database (the migrations plus 100k rows of public.properties and 10k
+// P2P offers), and runs every server as a process of its own on loopback:
+// the floor (this binary, `restbench serve-floor`), rest (cmd/rest), the
+// gateway in front of that rest (two processes, as docker-compose.yml runs
+// them) and the gateway serving rest in-process (GATEWAY_INPROCESS, as
+// `make run` runs it), the last three built from this repository. It
+// drives each with the same number of keep-alive connections for a bounded
+// time and request count, and prints requests/s and latency percentiles.
+// It is a program, not a test: `go test` never runs it.
 //
 // The machine it runs on is usually shared (the load generator, the
 // servers and Postgres on a few cores, often beside other work), so one
 // run's throughput swings with whatever else is running. The measured time
 // is therefore cut into rounds that alternate the servers in ABBA order
-// (floor, rest, gateway; gateway, rest, floor; …), so that a load rising or
-// falling during the run, or whatever one run leaves behind for the next
-// (garbage to collect, a busier Postgres), favours none; and "of floor" is
-// the median of the rounds' server/floor ratios, which a burst of outside
-// load during one round cannot move much (the ratio of the pooled
-// requests/s is printed beside the rounds). Requests/s and percentiles pool
-// all rounds.
+// (floor, rest, gateway, gw-inproc; gw-inproc, gateway, rest, floor; …), so
+// that a load rising or falling during the run, or whatever one run leaves
+// behind for the next (garbage to collect, a busier Postgres), favours
+// none; and "of floor" is the median of the rounds' server/floor ratios,
+// which a burst of outside load during one round cannot move much (the
+// ratio of the pooled requests/s is printed beside the rounds).
+// Requests/s and percentiles pool all rounds.
 //
 //	go run ./rest/cmd/restbench -duration 20s -rounds 20 -conns 16
 package main
@@ -32,28 +35,25 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"runtime/pprof"
+	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/kejanest/kejanest/platform/fiberserve"
 	"github.com/kejanest/kejanest/platform/jwtverify"
 	"github.com/kejanest/kejanest/platform/pgtest"
-	"github.com/kejanest/kejanest/rest/internal/httpapi"
-	"github.com/kejanest/kejanest/rest/pgrst"
 	"github.com/kejanest/kejanest/rest/pgrst/exec"
-	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
 )
 
 const secret = "restbench-secret-that-is-at-least-32-characters"
@@ -245,11 +245,16 @@ type options struct {
 	only map[string]bool
 	// pick selects the scenarios whose name contains it.
 	pick string
-	// profile is the -cpuprofile file prefix; gatewayBin the -gateway-bin.
-	profile, gatewayBin string
+	// binDir holds prebuilt gateway and rest binaries (-bin-dir).
+	binDir string
 }
 
 func main() {
+	// The floor runs as a child of restbench (this same binary), so every
+	// measured server is a process of its own beside the load generator.
+	if len(os.Args) > 1 && os.Args[1] == floorCommand {
+		os.Exit(serveFloor(os.Args[2:]))
+	}
 	var o options
 	var pool int
 	var only string
@@ -258,11 +263,10 @@ func main() {
 	flag.IntVar(&o.conns, "conns", 16, "concurrent keep-alive connections")
 	flag.IntVar(&o.maxReqs, "max-requests", 2_000_000, "stop a round after this many requests")
 	flag.IntVar(&pool, "pool", 10, "database connections of each server")
-	flag.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the rest runs to this file")
 	flag.StringVar(&only, "only", strings.Join(servers, ","), "run only these servers, a comma list of "+strings.Join(servers, ", ")+" (ratios need floor)")
 	flag.StringVar(&o.pick, "scenario", "", "run only the scenarios whose name contains this")
 	flag.IntVar(&o.rounds, "rounds", 20, "alternate the servers this many times per scenario in ABBA order (each gets duration/rounds), so a load that varies over time hits all alike")
-	flag.StringVar(&o.gatewayBin, "gateway-bin", "", "gateway binary to run in front of rest; empty builds gateway/cmd/gateway from this repository")
+	flag.StringVar(&o.binDir, "bin-dir", "", "folder holding built gateway and rest binaries; empty builds both from this repository")
 	flag.Parse()
 	o.pool = int32(pool)
 	o.rounds = max(o.rounds, 1)
@@ -288,12 +292,17 @@ func run(o options) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	gatewayBin := o.gatewayBin
-	if (o.only["gateway"] || o.only["gw-inproc"]) && gatewayBin == "" {
-		fmt.Println("building the gateway…")
-		if gatewayBin, err = buildGateway(ctx, tmp); err != nil {
+	binDir := o.binDir
+	if binDir == "" {
+		fmt.Println("building rest and the gateway…")
+		if err := buildServers(ctx, tmp); err != nil {
 			return err
 		}
+		binDir = tmp
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find restbench's own binary (it runs the floor): %w", err)
 	}
 
 	admin, err := pgtest.ServerURL(ctx)
@@ -320,14 +329,21 @@ func run(o options) error {
 	}
 
 	authenticator := withUser(dbURL, "authenticator")
-	restURL, stopRest, err := startRest(ctx, authenticator, o.pool)
+	// rest as cmd/rest runs it, with the settings the in-process one gets.
+	pgrstEnv := []string{"PGRST_DB_URI=" + authenticator, "PGRST_JWT_SECRET=" + secret, "PGRST_DB_POOL=" + fmt.Sprint(o.pool), "PGRST_LOG_LEVEL=error"}
+	restURL, stopRest, err := startChild(ctx, filepath.Join(binDir, "rest"), "/ready", func(addr string) ([]string, []string) {
+		host, port, _ := net.SplitHostPort(addr)
+		return nil, append([]string{"PGRST_SERVER_HOST=" + host, "PGRST_SERVER_PORT=" + port}, pgrstEnv...)
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("start rest: %w", err)
 	}
 	defer stopRest()
-	floorURL, stopFloor, err := startFloor(ctx, authenticator, o.pool)
+	floorURL, stopFloor, err := startChild(ctx, self, "/health", func(addr string) ([]string, []string) {
+		return []string{floorCommand, "-addr", addr, "-db", authenticator, "-pool", fmt.Sprint(o.pool)}, nil
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("start the floor: %w", err)
 	}
 	defer stopFloor()
 
@@ -349,6 +365,7 @@ func run(o options) error {
 	}
 	keys := gatewayKeys{anon: anonKey, serviceRole: serviceKey}
 	gatewayURLs := map[string]string{}
+	gatewayBin := filepath.Join(binDir, "gateway")
 	if o.only["gateway"] {
 		url, stop, err := startGateway(ctx, gatewayBin, keys, tmp, "REST_URL="+restURL, "RPC_URL="+restURL)
 		if err != nil {
@@ -359,9 +376,8 @@ func run(o options) error {
 	}
 	if o.only["gw-inproc"] {
 		// The in-process rest reads rest's own settings, as in `make run`,
-		// with the pool the other servers get.
-		url, stop, err := startGateway(ctx, gatewayBin, keys, tmp, "GATEWAY_INPROCESS=rest,rpc",
-			"PGRST_DB_URI="+authenticator, "PGRST_JWT_SECRET="+secret, "PGRST_DB_POOL="+fmt.Sprint(o.pool), "PGRST_LOG_LEVEL=error")
+		// the same the rest child gets.
+		url, stop, err := startGateway(ctx, gatewayBin, keys, tmp, append([]string{"GATEWAY_INPROCESS=rest,rpc"}, pgrstEnv...)...)
 		if err != nil {
 			return err
 		}
@@ -462,12 +478,7 @@ func run(o options) error {
 			round := map[string]result{}
 			for _, s := range order {
 				newReq := func() *http.Request { return request[s](sc) }
-				stopProfile := func() {}
-				if s == "rest" {
-					stopProfile = startProfile(o.profile, sc.name, i)
-				}
 				round[s] = load(client, newReq, o.conns, w, slice, o.maxReqs)
-				stopProfile()
 			}
 			f := round["floor"]
 			for s, r := range round {
@@ -523,23 +534,6 @@ func sameBodies(c *http.Client, sc scenario, measured []string, request map[stri
 		}
 	}
 	return nil
-}
-
-// startProfile profiles one round of a scenario's rest run when prefix
-// is set (to <prefix>.<scenario>.<round>).
-func startProfile(prefix, name string, round int) func() {
-	if prefix == "" {
-		return func() {}
-	}
-	f, err := os.Create(fmt.Sprintf("%s.%s.%d", prefix, strings.ReplaceAll(name, " ", "_"), round))
-	if err != nil {
-		return func() {}
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return func() {}
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -654,42 +648,36 @@ func load(c *http.Client, newReq func() *http.Request, conns int, warmup, durati
 	return result{errors: errs.Load(), lat: lat, elapsed: elapsed}
 }
 
-func startRest(ctx context.Context, dbURL string, poolSize int32) (string, func(), error) {
-	cfg, err := pgxpool.ParseConfig(dbURL)
+// floorCommand, as restbench's first argument, runs the floor (serveFloor)
+// instead of the benchmark.
+const floorCommand = "serve-floor"
+
+// serveFloor is the floor's process: `restbench serve-floor -addr A -db URL
+// -pool N` serves floorHandler on A until SIGINT or SIGTERM.
+func serveFloor(args []string) int {
+	fs := flag.NewFlagSet(floorCommand, flag.ExitOnError)
+	addr := fs.String("addr", "127.0.0.1:0", "listen address")
+	db := fs.String("db", "", "the authenticator's database URL")
+	pool := fs.Int("pool", 10, "database connections")
+	_ = fs.Parse(args)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	h, closePools, err := floorHandler(ctx, *db, int32(*pool))
 	if err != nil {
-		return "", nil, err
+		fmt.Fprintln(os.Stderr, "floor:", err)
+		return 1
 	}
-	cfg.MaxConns = poolSize
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return "", nil, err
+	defer closePools()
+	srv := &http.Server{Addr: *addr, Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() { <-ctx.Done(); _ = srv.Close() }()
+	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(os.Stderr, "floor:", err)
+		return 1
 	}
-	log := slog.New(slog.DiscardHandler)
-	cache := schemacache.NewHolder(pool, []string{"public"}, log)
-	if err := cache.Reload(ctx); err != nil {
-		pool.Close()
-		return "", nil, err
-	}
-	v, err := jwtverify.New(jwtverify.Options{Secret: secret})
-	if err != nil {
-		pool.Close()
-		return "", nil, err
-	}
-	h := pgrst.New(pgrst.Config{Schemas: []string{"public"}, ExtraSearchPath: []string{"public", "extensions"}, AnonRole: "anon", MaxRows: 1000,
-		TxEnd: pgrst.TxCommit, SafeUpdate: true, ServerTiming: true}, pool, cache, v, log)
-	app := httpapi.New(httpapi.Deps{Log: log, Pipeline: h})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		pool.Close()
-		return "", nil, err
-	}
-	sctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { _ = fiberserve.ServeListener(sctx, app, ln, log); close(done) }()
-	return "http://" + ln.Addr().String(), func() { cancel(); <-done; pool.Close() }, nil
+	return 0
 }
 
-// startFloor serves GET /?q=<scenario name> with one pgx query (a cached
+// floorHandler answers GET /?q=<scenario name> with one pgx query (a cached
 // prepared statement) and the JSON it returns: the least any server can do.
 // Its connections log in as authenticator and switch once, when they open,
 // to anon (or, for a signed-in scenario, to authenticated with the bench
@@ -697,7 +685,7 @@ func startRest(ctx context.Context, dbURL string, poolSize int32) (string, func(
 // rest's (which switches per request); the difference measured is the
 // server's. A count=estimated scenario also runs its EXPLAIN when the
 // count passes estimateAbove, as rest must.
-func startFloor(ctx context.Context, authenticator string, poolSize int32) (string, func(), error) {
+func floorHandler(ctx context.Context, authenticator string, poolSize int32) (http.Handler, func(), error) {
 	open := func(setup string) (*pgxpool.Pool, error) {
 		cfg, err := pgxpool.ParseConfig(authenticator)
 		if err != nil {
@@ -712,18 +700,19 @@ func startFloor(ctx context.Context, authenticator string, poolSize int32) (stri
 	}
 	anon, err := open("set role anon")
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	user, err := open(`set role authenticated; select set_config('request.jwt.claims', '{"role":"authenticated","sub":"` + benchUser + `"}', false)`)
 	if err != nil {
 		anon.Close()
-		return "", nil, err
+		return nil, nil, err
 	}
 	byName := map[string]scenario{}
 	for _, sc := range scenarios {
 		byName[sc.name] = sc
 	}
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {})
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
 		sc, ok := byName[r.URL.Query().Get("q")]
 		if !ok {
@@ -754,15 +743,7 @@ func startFloor(ctx context.Context, authenticator string, poolSize int32) (stri
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_, _ = w.Write(body)
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		anon.Close()
-		user.Close()
-		return "", nil, err
-	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String(), func() { _ = srv.Close(); anon.Close(); user.Close() }, nil
+	return mux, func() { anon.Close(); user.Close() }, nil
 }
 
 func execAdmin(ctx context.Context, dsn, sql string) error {

@@ -14,35 +14,36 @@ import (
 	"time"
 )
 
-// gatewayPackage is built when -gateway-bin is not given. The gateway's
+// serverPackages are built when -bin-dir is not given. The gateway's
 // packages sit under gateway/internal, which Go lets no other module
-// import, so the benchmark runs the real command as a child process: as in
-// every deployment, a separate process in front of rest.
-const gatewayPackage = "github.com/kejanest/kejanest/gateway/cmd/gateway"
+// import, so the benchmark runs the real commands as child processes, as
+// in every deployment; rest runs as its command too, so that every server
+// measured (the floor included, see serveFloor) is a process of its own
+// beside the load generator.
+var serverPackages = []string{"github.com/kejanest/kejanest/gateway/cmd/gateway", "github.com/kejanest/kejanest/rest/cmd/rest"}
 
-// gatewayStartTimeout bounds the wait for the child's /health.
-const gatewayStartTimeout = 30 * time.Second
+// childStartTimeout bounds the wait for a child's health check.
+const childStartTimeout = 30 * time.Second
 
-// gatewayStopGrace is how long the child gets to drain after SIGINT
-// before it is killed.
-const gatewayStopGrace = 10 * time.Second
+// childStopGrace is how long a child gets to drain after SIGINT before it
+// is killed.
+const childStopGrace = 10 * time.Second
 
-// buildGateway compiles the gateway into dir with the go command on PATH.
-// The working directory must lie inside the repository (go.work finds the
-// gateway module from there), which `go run ./rest/cmd/restbench` from the
-// root or `go run ./cmd/restbench` from rest/ satisfy.
-func buildGateway(ctx context.Context, dir string) (string, error) {
+// buildServers compiles the gateway and rest into dir with the go command
+// on PATH. The working directory must lie inside the repository (go.work
+// finds the modules from there), which `go run ./rest/cmd/restbench` from
+// the root or `go run ./cmd/restbench` from rest/ satisfy.
+func buildServers(ctx context.Context, dir string) error {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
-		return "", fmt.Errorf("build gateway (or pass -gateway-bin): %w", err)
+		return fmt.Errorf("build the servers (or pass -bin-dir): %w", err)
 	}
-	bin := filepath.Join(dir, "gateway")
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-o", bin, gatewayPackage)
+	cmd := exec.CommandContext(ctx, goCmd, append([]string{"build", "-o", dir + string(filepath.Separator)}, serverPackages...)...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("build gateway (run from inside the repository, or pass -gateway-bin): %w", err)
+		return fmt.Errorf("build the servers (run from inside the repository, or pass -bin-dir): %w", err)
 	}
-	return bin, nil
+	return nil
 }
 
 // gatewayKeys are the legacy API keys the child accepts, signed with the
@@ -53,40 +54,49 @@ type gatewayKeys struct {
 }
 
 // startGateway runs bin with upstream's settings (REST_URL, or
-// GATEWAY_INPROCESS and rest's own) on a free loopback port and
-// waits until its /health answers. The child's environment holds only the
-// gateway's own settings (a rate limit or required key in the caller's
-// shell would change what is measured) plus PATH and the Go runtime's
-// knobs. It logs as in production, one JSON access line per request at
-// info, into a pipe that keeps only the tail for error messages.
+// GATEWAY_INPROCESS and rest's own) on a free loopback port. Its
+// environment holds only the gateway's own settings (a rate limit or
+// required key in the caller's shell would change what is measured) plus
+// PATH and the Go runtime's knobs. It logs as in production, one JSON
+// access line per request at info, into a pipe that keeps only the tail
+// for error messages.
 func startGateway(ctx context.Context, bin string, keys gatewayKeys, frontendDir string, upstream ...string) (string, func(), error) {
+	return startChild(ctx, bin, "/health", func(addr string) ([]string, []string) {
+		return nil, append([]string{
+			"GATEWAY_LISTEN=" + addr,
+			"JWT_SECRET=" + secret,
+			"ANON_KEY=" + keys.anon,
+			"SERVICE_ROLE_KEY=" + keys.serviceRole,
+			"FRONTEND_DIR=" + frontendDir,
+			"GATEWAY_RATE_LIMIT=",
+			"GATEWAY_REQUIRE_APIKEY=false",
+			"GATEWAY_CORS_ORIGINS=*",
+			"LOG_LEVEL=info",
+		}, upstream...)
+	})
+}
+
+// startChild runs bin on a free loopback address, with the arguments and
+// environment setup gives for it (plus PATH and the Go runtime's knobs,
+// nothing else of the caller's), and waits until health answers 200. Its
+// output goes to a pipe that keeps the tail for error messages.
+func startChild(ctx context.Context, bin, health string, setup func(addr string) (args, env []string)) (string, func(), error) {
 	addr, err := freeLoopbackAddr()
 	if err != nil {
 		return "", nil, err
 	}
-	env := []string{
-		"GATEWAY_LISTEN=" + addr,
-		"JWT_SECRET=" + secret,
-		"ANON_KEY=" + keys.anon,
-		"SERVICE_ROLE_KEY=" + keys.serviceRole,
-		"FRONTEND_DIR=" + frontendDir,
-		"GATEWAY_RATE_LIMIT=",
-		"GATEWAY_REQUIRE_APIKEY=false",
-		"GATEWAY_CORS_ORIGINS=*",
-		"LOG_LEVEL=info",
-	}
-	env = append(env, upstream...)
+	args, env := setup(addr)
 	for _, k := range []string{"PATH", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
 		}
 	}
 	logs := &tail{max: 8 << 10}
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
-		return "", nil, fmt.Errorf("start gateway: %w", err)
+		return "", nil, fmt.Errorf("start %s: %w", filepath.Base(bin), err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -94,15 +104,15 @@ func startGateway(ctx context.Context, bin string, keys gatewayKeys, frontendDir
 		_ = cmd.Process.Signal(os.Interrupt)
 		select {
 		case <-exited:
-		case <-time.After(gatewayStopGrace):
+		case <-time.After(childStopGrace):
 			_ = cmd.Process.Kill()
 			<-exited
 		}
 	}
 	url := "http://" + addr
-	if err := waitHealthy(ctx, url+"/health", exited); err != nil {
+	if err := waitHealthy(ctx, url+health, exited); err != nil {
 		stop()
-		return "", nil, fmt.Errorf("start gateway: %w\n%s", err, logs)
+		return "", nil, fmt.Errorf("start %s: %w\n%s", filepath.Base(bin), err, logs)
 	}
 	return url, stop, nil
 }
@@ -124,9 +134,9 @@ func freeLoopbackAddr() (string, error) {
 }
 
 // waitHealthy polls url until it answers 200, the child exits, or
-// gatewayStartTimeout passes.
+// childStartTimeout passes.
 func waitHealthy(ctx context.Context, url string, exited <-chan error) error {
-	ctx, cancel := context.WithTimeout(ctx, gatewayStartTimeout)
+	ctx, cancel := context.WithTimeout(ctx, childStartTimeout)
 	defer cancel()
 	c := &http.Client{Timeout: time.Second}
 	for {
@@ -144,7 +154,7 @@ func waitHealthy(ctx context.Context, url string, exited <-chan error) error {
 		case err := <-exited:
 			return fmt.Errorf("exited before serving: %v", err)
 		case <-ctx.Done():
-			return errors.New("no healthy /health within " + gatewayStartTimeout.String())
+			return errors.New("no healthy /health within " + childStartTimeout.String())
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
