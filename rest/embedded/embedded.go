@@ -1,5 +1,6 @@
 // Package embedded assembles the rest service (pool, schema cache and its
-// listener, pipeline) from the environment, for cmd/rest and for a process
+// listener, pipeline) from the environment, for cmd/rest, for rpc's command
+// (the same pipeline on its own port) and for a process
 // that serves rest in-process: the gateway's one-process mode
 // (GATEWAY_INPROCESS) answers /rest/v1 through Handler, with no second HTTP
 // hop. The settings are rest's own (PGRST_*, see internal/config), so one
@@ -39,9 +40,18 @@ type Service struct {
 	log      *slog.Logger
 }
 
-// LoadConfig reads and checks rest's settings.
-func LoadConfig(env *envconf.Reader) (config.Config, error) {
+// Default ports of the two commands serving the pipeline: rest keeps
+// PostgREST's own, rpc reads the same variables beside it.
+const (
+	RestPort = config.DefaultPort
+	RPCPort  = 3001
+)
+
+// LoadConfig reads and checks rest's settings (internal/config documents
+// them), listening on defaultPort unless PGRST_SERVER_PORT says otherwise.
+func LoadConfig(env *envconf.Reader, defaultPort int) (config.Config, error) {
 	cfg, err := config.Load(env)
+	cfg.Port = env.Int(defaultPort, "PGRST_SERVER_PORT")
 	if err == nil {
 		err = cfg.Validate()
 	}
@@ -54,9 +64,10 @@ func LoadConfig(env *envconf.Reader) (config.Config, error) {
 // Start opens the pool (lazily: PostgreSQL may still be starting, and
 // Ready reports it), starts the schema cache's listener under ctx, and
 // waits up to FirstLoadWait for the first schema load, so the first
-// requests do not meet 503 PGRST002. Close releases the pool.
-func Start(ctx context.Context, cfg config.Config, log *slog.Logger) (*Service, error) {
-	pool, err := pgpool.New(context.Background(), cfg.DBURI, pgpool.Options{AppName: "kejanest-rest", MaxConns: int32(cfg.DBPool)})
+// requests do not meet 503 PGRST002. Close releases the pool. appName
+// names the pool's connections in pg_stat_activity.
+func Start(ctx context.Context, cfg config.Config, log *slog.Logger, appName string) (*Service, error) {
+	pool, err := pgpool.New(context.Background(), cfg.DBURI, pgpool.Options{AppName: appName, MaxConns: int32(cfg.DBPool)})
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)
 	}

@@ -36,13 +36,13 @@ func startBoth(t *testing.T) (fiberURL, netURL string) {
 		"PGRST_DB_POOL":               "4",
 		"PGRST_DB_TX_END":             "commit-allow-override",
 		"PGRST_DB_AGGREGATES_ENABLED": "true",
-	}))
+	}), RestPort)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.DiscardHandler)
-	svc, err := Start(ctx, cfg, log)
+	svc, err := Start(ctx, cfg, log, "kejanest-test")
 	if err != nil {
 		cancel()
 		t.Fatal(err)

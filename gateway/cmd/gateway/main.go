@@ -82,12 +82,12 @@ func startInProcess(ctx context.Context, cfg config.Config, logOut io.Writer) (m
 	if len(cfg.InProcess) == 0 {
 		return nil, func() {}, nil
 	}
-	restCfg, err := embedded.LoadConfig(envconf.New())
+	restCfg, err := embedded.LoadConfig(envconf.New(), embedded.RestPort)
 	if err != nil {
 		return nil, nil, fmt.Errorf("in-process rest: %w", err)
 	}
 	var log *slog.Logger = logging.New(logOut, "rest", restCfg.SlogLevel())
-	svc, err := embedded.Start(ctx, restCfg, log)
+	svc, err := embedded.Start(ctx, restCfg, log, "kejanest-gateway")
 	if err != nil {
 		return nil, nil, fmt.Errorf("in-process rest: %w", err)
 	}

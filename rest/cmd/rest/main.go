@@ -22,7 +22,7 @@ const service = "rest"
 func main() { os.Exit(run()) }
 
 func run() int {
-	cfg, err := embedded.LoadConfig(envconf.New())
+	cfg, err := embedded.LoadConfig(envconf.New(), embedded.RestPort)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", service, err)
 		return 1
@@ -32,7 +32,7 @@ func run() int {
 	ctx, stop := lifecycle.SignalContext(context.Background())
 	defer stop()
 
-	svc, err := embedded.Start(ctx, cfg, log)
+	svc, err := embedded.Start(ctx, cfg, log, "kejanest-"+service)
 	if err != nil {
 		log.Error("start", "error", err.Error())
 		return 1
