@@ -63,7 +63,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err, id)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), fiberserve.DefaultRequestTimeout)
+	// Not cancelled when the client goes away, as under Fiber (whose
+	// context never is): pgx answers a cancelled query by closing the
+	// connection, and a search box that aborts each keystroke's request
+	// would churn the pool. The request timeout still bounds it.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), fiberserve.DefaultRequestTimeout)
 	defer cancel()
 	resp, err := h.pipeline.Serve(ctx, req)
 	if err != nil {

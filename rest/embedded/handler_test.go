@@ -28,6 +28,31 @@ const testSecret = "embedded-test-secret-that-is-at-least-32-characters"
 // returns both base URLs.
 func startBoth(t *testing.T) (fiberURL, netURL string) {
 	t.Helper()
+	svc, ctx := startService(t)
+	log := slog.New(slog.DiscardHandler)
+	app := httpapi.New(httpapi.Deps{Log: log, Ready: svc.Ready, Pipeline: svc.Pipeline})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Its own context: cleanups run last-registered first, before the
+	// service's context ends.
+	fctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { _ = fiberserve.ServeListener(fctx, app, ln, log); close(done) }()
+	srv := httptest.NewServer(svc.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		stop()
+		<-done
+	})
+	return "http://" + ln.Addr().String(), srv.URL
+}
+
+// startService starts a Service over the rest fixture; the context ends,
+// and the service closes, when the test does.
+func startService(t *testing.T) (*Service, context.Context) {
+	t.Helper()
 	db := pgtest.New(t, pgtest.Options{Fixtures: []string{filepath.Join(pgtest.RepoRoot(), "compat", "fixtures", "rest.sql")}})
 	cfg, err := LoadConfig(envconf.FromMap(map[string]string{
 		"PGRST_DB_URI":                db.URLAs("authenticator"),
@@ -52,21 +77,11 @@ func startBoth(t *testing.T) (fiberURL, netURL string) {
 		svc.Close()
 		t.Fatalf("not ready after Start: %v", err)
 	}
-	app := httpapi.New(httpapi.Deps{Log: log, Ready: svc.Ready, Pipeline: svc.Pipeline})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = fiberserve.ServeListener(ctx, app, ln, log); close(done) }()
-	srv := httptest.NewServer(svc.Handler())
 	t.Cleanup(func() {
-		srv.Close()
 		cancel()
-		<-done
 		svc.Close()
 	})
-	return "http://" + ln.Addr().String(), srv.URL
+	return svc, ctx
 }
 
 // answer is what a client can tell apart: status, the headers PostgREST's
@@ -214,5 +229,22 @@ func TestHandlerBodyLimit(t *testing.T) {
 		if rec.Code != http.StatusRequestEntityTooLarge || rec.Body.String() != want {
 			t.Errorf("announced %v: %d %s, want 413 %s", announced, rec.Code, rec.Body.String(), want)
 		}
+	}
+}
+
+// A client that goes away does not cancel its statement, as under Fiber
+// (pgx would close the pooled connection to cancel it, and a search box
+// aborting each keystroke's request would churn the pool): a request whose
+// context is already cancelled is still answered.
+func TestHandlerOutlivesTheClient(t *testing.T) {
+	svc, _ := startService(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequest("GET", "/authors?select=id&id=eq.1", nil).WithContext(ctx)
+	req.Header.Set("Accept-Profile", "library")
+	rec := httptest.NewRecorder()
+	svc.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || rec.Body.String() != `[{"id":1}]` {
+		t.Errorf("answered %d %s, want 200 [{\"id\":1}]", rec.Code, rec.Body.String())
 	}
 }
