@@ -37,6 +37,9 @@ var (
 	// MetricsForbidden answers /metrics from a non-loopback client while
 	// the metrics are not public.
 	MetricsForbidden = Error{Status: http.StatusForbidden, Body: []byte(`{"message":"Metrics are only served to loopback clients"}`)}
+	// ProfilesForbidden answers /debug/pprof/ from a non-loopback client
+	// (GATEWAY_PPROF serves them to loopback peers only).
+	ProfilesForbidden = Error{Status: http.StatusForbidden, Body: []byte(`{"message":"Profiles are only served to loopback clients"}`)}
 	// RestBodyTooLarge is what rest and rpc answer a body over their limit
 	// (PGRST102, as their error handler renders Fiber's 413), so a body
 	// the gateway refuses for them reads the same.

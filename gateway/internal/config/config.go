@@ -47,6 +47,7 @@ const DefaultBodyLimit = 1 << 20
 //	GATEWAY_RATE_LIMIT        "" (off)                                   per-client-IP limit: N/duration (600/1m), or N per second; 0 is off
 //	GATEWAY_TRUST_PROXY       false                                      take the client IP from the leftmost X-Forwarded-For
 //	GATEWAY_METRICS_PUBLIC    false                                      serve /metrics to any client, not only loopback peers
+//	GATEWAY_PPROF             false                                      serve Go's profiles at /debug/pprof/ to loopback peers (CPU and heap profiles of the gateway under real load)
 //	GATEWAY_BODY_LIMIT        1048576 (1 MiB, the services' own limit)   largest request body in bytes for rest, rpc, auth and functions; larger is answered 413 in the service's shape; 0 is off
 //	KEJANEST_ENV              "" (development)                           production refuses empty or well-known dev secrets
 //	LOG_LEVEL                 info                                       debug, info, warn or error
@@ -108,6 +109,10 @@ type Config struct {
 	// By default only loopback peers get it: traffic figures are for the
 	// operator's scraper, not for the internet.
 	MetricsPublic bool
+	// Pprof serves net/http/pprof at /debug/pprof/ to loopback peers
+	// (GATEWAY_PPROF), to profile the gateway, and an in-process rest,
+	// under real load.
+	Pprof bool
 	// BodyLimit is the largest request body, in bytes, forwarded to rest,
 	// rpc and auth; 0 forwards any size (GATEWAY_BODY_LIMIT). Those
 	// services cut a larger upload by closing the connection, which the
@@ -158,6 +163,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		RateLimit:     r.String("", "GATEWAY_RATE_LIMIT"),
 		TrustProxy:    r.Bool(false, "GATEWAY_TRUST_PROXY"),
 		MetricsPublic: r.Bool(false, "GATEWAY_METRICS_PUBLIC"),
+		Pprof:         r.Bool(false, "GATEWAY_PPROF"),
 		BodyLimit:     r.Int(DefaultBodyLimit, "GATEWAY_BODY_LIMIT"),
 		Production:    prod,
 		LogLevel:      r.String("info", "LOG_LEVEL"),

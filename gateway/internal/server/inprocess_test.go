@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -84,5 +85,27 @@ func TestInProcessBodyLimit(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusRequestEntityTooLarge || local.Load() != 0 {
 		t.Errorf("status %d with %d requests served, want 413 before the service", res.StatusCode, local.Load())
+	}
+}
+
+// GATEWAY_PPROF serves Go's profiles to loopback peers only; without it
+// the path is the frontend's like any other.
+func TestPprof(t *testing.T) {
+	on := newHarness(t, map[string]string{"GATEWAY_PPROF": "true"})
+	res, body := on.do(t, "GET", "/debug/pprof/", nil)
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "goroutine") {
+		t.Errorf("loopback peer: %d %.200s, want the profile index", res.StatusCode, body)
+	}
+	req := httptest.NewRequest("GET", "/debug/pprof/", nil)
+	req.RemoteAddr = "192.0.2.1:40000"
+	rec := httptest.NewRecorder()
+	on.srv.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Errorf("remote peer: %d, want 403", rec.Code)
+	}
+	off := newHarness(t, nil)
+	res, body = off.do(t, "GET", "/debug/pprof/", nil)
+	if strings.Contains(string(body), "goroutine") || !strings.Contains(string(body), "KejaNest") {
+		t.Errorf("without GATEWAY_PPROF: %d %.200s, want the frontend", res.StatusCode, body)
 	}
 }

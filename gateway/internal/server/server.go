@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +54,25 @@ type Server struct {
 	trustProxy bool
 	// metricsPublic serves /metrics beyond loopback peers.
 	metricsPublic bool
+	// pprof serves Go's profiles (GATEWAY_PPROF) to loopback peers; nil
+	// when off.
+	pprof http.Handler
+}
+
+// pprofPrefix is where GATEWAY_PPROF serves net/http/pprof.
+const pprofPrefix = "/debug/pprof/"
+
+// pprofHandler routes net/http/pprof's endpoints, which register on
+// http.DefaultServeMux only when imported for effect; this mux is the
+// gateway's own.
+func pprofHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc(pprofPrefix, pprof.Index)
+	mux.HandleFunc(pprofPrefix+"cmdline", pprof.Cmdline)
+	mux.HandleFunc(pprofPrefix+"profile", pprof.Profile)
+	mux.HandleFunc(pprofPrefix+"symbol", pprof.Symbol)
+	mux.HandleFunc(pprofPrefix+"trace", pprof.Trace)
+	return mux
 }
 
 // Options carries what tests replace; the zero value is production use.
@@ -94,7 +114,12 @@ func New(cfg config.Config, log *slog.Logger, o Options) (*Server, error) {
 		replicas = append(replicas, r)
 	}
 	m.WatchReplicas(replicas)
+	var profiles http.Handler
+	if cfg.Pprof {
+		profiles = pprofHandler()
+	}
 	return &Server{
+		pprof:         profiles,
 		log:           log,
 		proxy:         px,
 		keys:          keys,
@@ -143,7 +168,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case route != nil:
 		st.service = route.Service()
-	case r.URL.Path == "/health" || r.URL.Path == "/metrics":
+	case r.URL.Path == "/health" || r.URL.Path == "/metrics" || s.profiling(r):
 		st.service = serviceGateway
 	default:
 		st.service = serviceFrontend
@@ -156,6 +181,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		st.role = s.serveAPI(st.rec, r, route, st.ip)
 	case r.URL.Path == "/health":
 		s.health(st.rec, r)
+	case s.profiling(r):
+		if !loopbackPeer(r) {
+			apierr.Write(st.rec, apierr.ProfilesForbidden)
+			return
+		}
+		s.pprof.ServeHTTP(st.rec, r)
 	case r.URL.Path == "/metrics":
 		if !getOrHead(r) {
 			apierr.Write(st.rec, apierr.MethodNotAllowed)
@@ -260,6 +291,11 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet {
 		_, _ = w.Write(healthBody)
 	}
+}
+
+// profiling reports a request for Go's profiles while GATEWAY_PPROF is on.
+func (s *Server) profiling(r *http.Request) bool {
+	return s.pprof != nil && strings.HasPrefix(r.URL.Path, pprofPrefix)
 }
 
 func getOrHead(r *http.Request) bool {
