@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -108,7 +109,26 @@ func (h *handlers) tusHead(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusOK)
 }
 
+// maxChunkDrain bounds how much of a refused chunk is read to its end: a
+// TUS client's chunk (tus-js-client under supabase-js sends 6 MiB).
+const maxChunkDrain = 8 << 20
+
+// tusPatch appends a chunk. A refused chunk (a stale offset above all) is
+// read to its end, up to maxChunkDrain, before the answer: closing with
+// the chunk unread resets the connection, which a proxy in front (the
+// gateway) can only answer 502, and the client would not learn to re-sync
+// its offset from the 409.
 func (h *handlers) tusPatch(c fiber.Ctx) error {
+	err := h.appendChunk(c)
+	if err != nil && c.Request().BodyStream() != nil {
+		if b := body(c); !b.eof {
+			_, _ = io.Copy(io.Discard, io.LimitReader(b, maxChunkDrain))
+		}
+	}
+	return err
+}
+
+func (h *handlers) appendChunk(c fiber.Ctx) error {
 	if err := h.tusStart(c); err != nil {
 		return err
 	}
