@@ -46,6 +46,10 @@ func hdr(kv ...string) http.Header {
 	return h
 }
 
+// estimateUpTo is the count limit of a count=estimated read (the
+// handler's max-rows + 1).
+const estimateUpTo = 1001
+
 var goldens = []golden{
 	{name: "read_simple", target: "/authors?select=id,name&order=id&limit=2&offset=1", rows: 2},
 	{name: "read_star_count", target: "/books?author_id=eq.1", headers: hdr("Prefer", "count=exact"), rows: 2},
@@ -63,6 +67,9 @@ var goldens = []golden{
 	{name: "read_single", target: "/authors?select=name&id=eq.1", headers: hdr("Accept", "application/vnd.pgrst.object+json"), rows: 1},
 	{name: "read_csv", target: "/authors?select=id,name&order=id", headers: hdr("Accept", "text/csv"), rows: 4},
 	{name: "read_planned", target: "/authors?select=id", headers: hdr("Prefer", "count=planned"), rows: 4},
+	{name: "read_boolean_literals", target: "/books?select=id&in_print=eq.true&id=neq.99&order=id", rows: 5},
+	{name: "read_boolean_neq", target: "/books?select=id&in_print=neq.true&order=id", rows: 1},
+	{name: "read_estimated", target: "/books?select=id&author_id=not.is.null&order=id&limit=2", headers: hdr("Prefer", "count=estimated"), rows: 2},
 	{name: "insert_bulk", method: "POST", target: `/authors?columns="id","name"`, body: `[{"id":50,"name":"A"},{"id":51,"name":"B"}]`, rows: 2},
 	{name: "insert_defaults_representation", method: "POST", target: "/books?columns=title,tags&select=id,title,tags", body: `[{"title":"X"}]`,
 		headers: hdr("Prefer", "missing=default, return=representation"), rows: 1},
@@ -165,6 +172,10 @@ func buildIn(c *schemacache.Cache, g golden, schemas []string) (main sqlgen.Quer
 				return main, nil, false, err
 			}
 			planned = &q
+		}
+		if req.Prefs.Count == "estimated" {
+			main, err = sqlgen.ReadCountUpTo(rp, estimateUpTo, out)
+			return main, planned, true, err
 		}
 		main, err = sqlgen.Read(rp, exact, out)
 		return main, planned, true, err

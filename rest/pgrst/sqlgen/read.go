@@ -141,6 +141,30 @@ func ArrayLiteral(vals []string) string {
 	return b.String()
 }
 
+// boolLiteral returns TRUE or FALSE when a filter compares a boolean
+// column with "true" or "false" (what supabase-js sends for .eq(col,
+// true)), and "" otherwise. Like LIMIT and OFFSET, such a value is written
+// into the text rather than bound: it is one of two fixed words (never
+// request text), so it makes at most two statements of one, and the plan
+// PostgreSQL keeps for the statement can see it, which a parameter hides:
+// with is_active = $1 the generic plan can neither prove a partial index's
+// WHERE is_active nor use the column's statistics, costs more than the
+// custom plans, and PostgreSQL then plans the statement on every execution
+// (measured: the app's list page, whose only filter is is_active=eq.true).
+// The comparison means the same either way.
+func boolLiteral(f plan.Field, v string) string {
+	if f.Column == nil || f.Column.Type != "boolean" || len(f.JSONPath) > 0 || f.ToJSON || f.ToTSVector {
+		return ""
+	}
+	switch v {
+	case "true":
+		return "TRUE"
+	case "false":
+		return "FALSE"
+	}
+	return ""
+}
+
 func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	if f.NullEmbed != "" {
 		// The embed's lateral row is null when it has no child, except a
@@ -161,6 +185,12 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	e := f.Expr
 	var out exp.Expression
 	switch {
+	case (e.Op == parse.OpEq && e.Quant == "" || e.Op == parse.OpNeq) && boolLiteral(f.Field, e.Value) != "":
+		op := "="
+		if e.Op == parse.OpNeq {
+			op = "<>"
+		}
+		out = goqu.L("? "+op+" "+boolLiteral(f.Field, e.Value), lhs)
 	case simpleOps[e.Op] != "":
 		out = goqu.L("? "+simpleOps[e.Op]+" ?", lhs, e.Value)
 	case quantOps[e.Op] != "":
