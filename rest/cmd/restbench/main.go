@@ -63,6 +63,16 @@ type scenario struct {
 	name  string
 	rest  string
 	floor string
+	// args are the floor's parameters: what the user chose (a word, an
+	// estate, a type, an id) reaches the floor's SQL as $1, $2, … the way
+	// any pgx application passes user input, and what the app always sends
+	// (is_active = true, the page size) is written into it. The floor is
+	// thus the cheapest safe server: a value spliced into the SQL text
+	// would let the floor keep one plan per value, which no server taking
+	// values from users can do (rest plans value-sensitive filters for
+	// their values, see exec.Tx.CustomPlan; pgx's cached statements under
+	// PostgreSQL's plan_cache_mode auto plan them the same way).
+	args []any
 	// prefer is rest's Prefer header (count=exact: the floor's SQL counts
 	// the same rows, and the count must match Content-Range).
 	prefer string
@@ -73,8 +83,8 @@ type scenario struct {
 	user bool
 	// floorEstimate, for count=estimated: the floor's SQL returns the body
 	// and the count of up to estimateAbove + 1 rows, and above
-	// estimateAbove the floor runs this EXPLAIN as well, as any server
-	// answering the planner's estimate must.
+	// estimateAbove the floor runs this EXPLAIN (with args) as well, as any
+	// server answering the planner's estimate must.
 	floorEstimate string
 }
 
@@ -126,8 +136,9 @@ var scenarios = []scenario{
 	{
 		name: "location ilike + type + purpose",
 		rest: "/properties?select=" + appColumns + "&is_active=eq.true&location=ilike.%25nairobi%25&type=eq.One+Bedroom&purpose=eq.Rent&order=created_at.desc&limit=20",
-		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where is_active = true and location ilike '%nairobi%'
-			and type = 'One Bedroom' and purpose = 'Rent' order by created_at desc limit 20) _postgrest_t`,
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where is_active = true and location ilike $1
+			and type = $2 and purpose = $3 order by created_at desc limit 20) _postgrest_t`,
+		args: []any{"%nairobi%", "One Bedroom", "Rent"},
 	},
 	// The app's /properties page without filters (get-properties.ts): 12
 	// rows and count=estimated, counted up to max-rows + 1 (1001), then the
@@ -151,15 +162,17 @@ var scenarios = []scenario{
 	{
 		name:          "app search, rare word",
 		rest:          "/properties?select=" + appColumns + "&is_active=eq.true&search=fts(english).k4242:*&order=created_at.desc&offset=0&limit=12",
-		floor:         appPageEstimated(`search @@ to_tsquery('english', 'k4242:*')`),
-		floorEstimate: countExplain(`search @@ to_tsquery('english', 'k4242:*')`),
+		floor:         appPageEstimated(`search @@ to_tsquery('english', $1)`),
+		floorEstimate: countExplain(`search @@ to_tsquery('english', $1)`),
+		args:          []any{"k4242:*"},
 		prefer:        "count=estimated",
 	},
 	{
 		name:          "app search, estate word",
 		rest:          "/properties?select=" + appColumns + "&is_active=eq.true&search=fts(english).kilim:*&order=created_at.desc&offset=0&limit=12",
-		floor:         appPageEstimated(`search @@ to_tsquery('english', 'kilim:*')`),
-		floorEstimate: countExplain(`search @@ to_tsquery('english', 'kilim:*')`),
+		floor:         appPageEstimated(`search @@ to_tsquery('english', $1)`),
+		floorEstimate: countExplain(`search @@ to_tsquery('english', $1)`),
+		args:          []any{"kilim:*"},
 		prefer:        "count=estimated",
 	},
 	// The detail page (get-property.ts): one listing by id, then up to
@@ -167,13 +180,15 @@ var scenarios = []scenario{
 	{
 		name:  "app detail",
 		rest:  "/properties?select=" + appColumns + "&id=eq." + detailID,
-		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where id = '` + detailID + `') _postgrest_t`,
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where id = $1) _postgrest_t`,
+		args:  []any{detailID},
 	},
 	{
 		name: "app detail, similar",
 		rest: "/properties?select=" + appColumns + "&is_active=eq.true&type=eq.Bedsitter&purpose=eq.Rent&id=neq." + detailID + "&order=created_at.desc&limit=4",
 		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where is_active = true
-			and type = 'Bedsitter' and purpose = 'Rent' and id <> '` + detailID + `' order by created_at desc limit 4) _postgrest_t`,
+			and type = $1 and purpose = $2 and id <> $3 order by created_at desc limit 4) _postgrest_t`,
+		args: []any{"Bedsitter", "Rent", detailID},
 	},
 	// The P2P board (get-board.ts), signed in: one call of get_p2p_board
 	// with the board's defaults.
@@ -182,13 +197,15 @@ var scenarios = []scenario{
 		rest:  "/rpc/get_p2p_board",
 		body:  `{"p_action":null,"p_currency":null,"p_search":null,"p_sort":"newest","p_limit":20}`,
 		user:  true,
-		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from public.get_p2p_board(null, null, null, 'newest', 20) _postgrest_t`,
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from public.get_p2p_board($1, $2, $3, $4, $5) _postgrest_t`,
+		args:  []any{nil, nil, nil, "newest", 20},
 	},
 	// What the app sent before 0027, for comparison: no index answers it.
 	{
 		name:   "app search, ilike (before 0027)",
 		rest:   "/properties?select=" + appColumns + "&is_active=eq.true&or=(title.ilike.*k4242*,location.ilike.*k4242*,description.ilike.*k4242*)&order=created_at.desc&offset=0&limit=12",
-		floor:  appPage(`(title ilike '%k4242%' or location ilike '%k4242%' or description ilike '%k4242%')`),
+		floor:  appPage(`(title ilike $1 or location ilike $1 or description ilike $1)`),
+		args:   []any{"%k4242%"},
 		prefer: "count=exact",
 	},
 }
@@ -678,7 +695,8 @@ func serveFloor(args []string) int {
 }
 
 // floorHandler answers GET /?q=<scenario name> with one pgx query (a cached
-// prepared statement) and the JSON it returns: the least any server can do.
+// prepared statement, the user's values as its parameters) and the JSON it
+// returns: the least any server can do.
 // Its connections log in as authenticator and switch once, when they open,
 // to anon (or, for a signed-in scenario, to authenticated with the bench
 // user's claims), so its queries run under the same role and policies as
@@ -726,12 +744,12 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32) (ht
 		var body []byte
 		var err error
 		if sc.floorEstimate == "" {
-			err = pool.QueryRow(r.Context(), sc.floor).Scan(&body)
+			err = pool.QueryRow(r.Context(), sc.floor, sc.args...).Scan(&body)
 		} else {
 			var count int64
-			if err = pool.QueryRow(r.Context(), sc.floor).Scan(&body, &count); err == nil && count > estimateAbove {
+			if err = pool.QueryRow(r.Context(), sc.floor, sc.args...).Scan(&body, &count); err == nil && count > estimateAbove {
 				var plan []byte
-				if err = pool.QueryRow(r.Context(), sc.floorEstimate).Scan(&plan); err == nil {
+				if err = pool.QueryRow(r.Context(), sc.floorEstimate, sc.args...).Scan(&plan); err == nil {
 					w.Header().Set("Content-Range", fmt.Sprintf("*/%d", max(exec.PlanRows(plan), estimateAbove)))
 				}
 			}
