@@ -60,7 +60,9 @@ type Querier interface {
 
 // Tx describes one request's transaction.
 type Tx struct {
-	ReadOnly   bool
+	ReadOnly bool
+	// Preamble is the request's settings (sqlgen.Preamble or
+	// Settings.Query); Run may add one (see CustomPlan).
 	Preamble   sqlgen.Query
 	PreRequest *sqlgen.Query
 	// Planned, when set, runs before Main; its EXPLAIN JSON gives
@@ -85,7 +87,8 @@ type Tx struct {
 	Estimate      *sqlgen.Query
 	EstimateAbove int64
 	// CustomPlan plans Main for its parameter values on every execution
-	// (customPlanSQL); otherwise PostgreSQL may settle on a generic plan.
+	// (plan_cache_mode force_custom_plan, set by the preamble); otherwise
+	// PostgreSQL may settle on a generic plan.
 	CustomPlan bool
 	// Explain marks Main as an EXPLAIN of the request's statement
 	// (Accept: application/vnd.pgrst.plan): its rows, joined by
@@ -141,6 +144,10 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 	// mode is set by the preamble (transaction_read_only). One that
 	// continues after the pipeline (After, Rollback) begins explicitly.
 	inBatch := tx.After == nil && !tx.Rollback
+	preamble := tx.Preamble
+	if tx.CustomPlan && cache.planChoice {
+		preamble = sqlgen.WithSetting(preamble, "plan_cache_mode", "force_custom_plan")
+	}
 	res := &Result{}
 	err := pipeline(ctx, pc, cache, res, func(send func(sqlgen.Query, pending)) {
 		if !inBatch {
@@ -150,10 +157,7 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 			}
 			send(sqlgen.Query{SQL: begin}, pExec)
 		}
-		send(tx.Preamble, pExec)
-		if tx.CustomPlan && cache.planChoice {
-			send(sqlgen.Query{SQL: customPlanSQL}, pExec)
-		}
+		send(preamble, pExec)
 		if tx.PreRequest != nil {
 			send(*tx.PreRequest, pExec)
 		}
@@ -174,10 +178,7 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 		// second, only for a count above the threshold, under the same
 		// role and claims (its own implicit, read-only transaction).
 		err := pipeline(ctx, pc, cache, res, func(send func(sqlgen.Query, pending)) {
-			send(tx.Preamble, pExec)
-			if tx.CustomPlan && cache.planChoice {
-				send(sqlgen.Query{SQL: customPlanSQL}, pExec)
-			}
+			send(preamble, pExec)
 			send(*tx.Estimate, pPlanned)
 		})
 		if err != nil {
@@ -262,9 +263,9 @@ func pipeline(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache, res *Res
 // run with common values keeps a plan that is wrong for rare ones
 // (measured: 0.5 s instead of 1.7 ms for a rare word on 100k listings).
 // Such statements (Tx.CustomPlan, see plan.CustomPlan) are planned for
-// their values on every execution: customPlanSQL, local to the request's
-// transaction, runs right before them.
-const customPlanSQL = `select pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', true)`
+// their values on every execution: the preamble sets plan_cache_mode to
+// force_custom_plan, local to the request's transaction, as one more of
+// its settings.
 
 // planChoiceSQL tells whether plan_cache_mode is at PostgreSQL's default
 // on this connection. A mode set anywhere else (postgresql.conf, ALTER

@@ -490,6 +490,16 @@ var preambleTexts = func() (t [32]string) {
 	return t
 }()
 
+// WithSetting returns the preamble p (a Preamble or Settings.Query) with
+// one more setting after its own, so a setting only some connections need
+// costs no statement of its own.
+func WithSetting(p Query, name, value string) Query {
+	params := make([][]byte, len(p.Params), len(p.Params)+2)
+	copy(params, p.Params)
+	params = append(params, []byte(name), []byte(value))
+	return Query{SQL: preambleSQL(len(params) / 2), Params: params}
+}
+
 func preambleSQL(n int) string {
 	if n < len(preambleTexts) {
 		return preambleTexts[n]
