@@ -80,3 +80,38 @@ func TestPlanCacheMode(t *testing.T) {
 		})
 	}
 }
+
+// TestCustomPlanKeepsPreamble checks that asking for custom plans adds
+// plan_cache_mode to the request's settings without losing any of them,
+// for the read's own transaction and for the estimate's second one.
+func TestCustomPlanKeepsPreamble(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t, pgtest.Options{})
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	pre := sqlgen.Preamble([][2]string{{"request.method", "GET"}, {"request.path", "/things"}})
+	tests := []struct {
+		name   string
+		custom bool
+		want   string
+	}{
+		{"custom plans", true, "GET /things force_custom_plan"},
+		{"PostgreSQL's choice", false, "GET /things auto"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := mainOf("select current_setting('request.method') || ' ' || current_setting('request.path') || ' ' || current_setting('plan_cache_mode')")
+			res, err := Run(ctx, pool, Tx{ReadOnly: true, Preamble: pre, Main: q, CustomPlan: tt.custom})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Body) != tt.want {
+				t.Errorf("body = %q, want %q", res.Body, tt.want)
+			}
+		})
+	}
+}
