@@ -144,8 +144,9 @@ func ArrayLiteral(vals []string) string {
 // boolLiteral returns TRUE or FALSE when a filter compares a boolean
 // column with "true" or "false" (what supabase-js sends for .eq(col,
 // true)), and "" otherwise. Like LIMIT and OFFSET, such a value is written
-// into the text rather than bound: it is one of two fixed words (never
-// request text), so it makes at most two statements of one, and the plan
+// into the text rather than bound: it can only be one of two fixed words
+// (the request's own text never reaches the SQL), so it makes at most two
+// statements of one, and the plan
 // PostgreSQL keeps for the statement can see it, which a parameter hides:
 // with is_active = $1 the generic plan can neither prove a partial index's
 // WHERE is_active nor use the column's statistics, costs more than the
