@@ -173,6 +173,33 @@ func startReplica(t *testing.T, db *pgtest.DB, timeout time.Duration) *replica {
 	return &replica{URL: srv.URL, proxy: proxy, relay: relay, stop: stop}
 }
 
+// waitPublished waits until some replica's row for key is in
+// realtime.presences, where a replica starting later loads it from.
+func waitPublished(t *testing.T, db *pgtest.DB, key string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for {
+		var n int
+		if err := conn.QueryRow(ctx, `select count(*) from realtime.presences where key = $1`, key).Scan(&n); err != nil {
+			t.Fatalf("wait for %s's presence row: %v", key, err)
+		}
+		if n > 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s's presence was never published", key)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 // payload is a frame's payload re-encoded (object keys sorted), so equal
 // payloads compare equal as strings.
 func payload(f []any) string {
@@ -310,7 +337,9 @@ func TestPresenceReplicaLateStartCrashAndReturn(t *testing.T) {
 	track(t, a, "2", `{"big":"`+strings.Repeat("x", 9000)+`"}`) // a meta larger than any NOTIFY
 	expect(t, a, "alice's join", event("presence_diff"))
 
-	// B starts after alice was tracked.
+	// B starts after alice was tracked and A has published her (the relay
+	// writes asynchronously; the track reply only says A holds her).
+	waitPublished(t, db, "alice")
 	rb := startReplica(t, db, timeout)
 	b, state := joinPresence(t, rb.URL, "bob")
 	if len(state) != 1 || len(state["alice"].Metas) != 1 || !strings.Contains(string(state["alice"].Metas[0]), strings.Repeat("x", 9000)) {
