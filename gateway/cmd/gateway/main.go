@@ -25,6 +25,7 @@ import (
 func main() { os.Exit(run()) }
 
 func run() int {
+	lifecycle.DefaultGCPercent(lifecycle.ServerGCPercent)
 	cfg, loadErr := config.Load(envconf.New())
 	// One access-log line per request: written in batches (at most every
 	// logging.DefaultBatchDelay), not with a write call each.

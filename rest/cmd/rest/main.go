@@ -22,6 +22,7 @@ const service = "rest"
 func main() { os.Exit(run()) }
 
 func run() int {
+	lifecycle.DefaultGCPercent(lifecycle.ServerGCPercent)
 	cfg, err := embedded.LoadConfig(envconf.New(), embedded.RestPort)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", service, err)

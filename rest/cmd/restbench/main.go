@@ -52,6 +52,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kejanest/kejanest/platform/jwtverify"
+	"github.com/kejanest/kejanest/platform/lifecycle"
 	"github.com/kejanest/kejanest/platform/pgtest"
 	"github.com/kejanest/kejanest/rest/pgrst/exec"
 )
@@ -677,6 +678,10 @@ func serveFloor(args []string) int {
 	db := fs.String("db", "", "the authenticator's database URL")
 	pool := fs.Int("pool", 10, "database connections")
 	_ = fs.Parse(args)
+	// The same collector target as the servers measured against it (unless
+	// GOGC is set, which reaches every child alike), so the ratios compare
+	// the servers' work, not a runtime setting.
+	lifecycle.DefaultGCPercent(lifecycle.ServerGCPercent)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	h, closePools, err := floorHandler(ctx, *db, int32(*pool))

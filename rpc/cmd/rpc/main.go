@@ -23,6 +23,7 @@ const service = "rpc"
 func main() { os.Exit(run()) }
 
 func run() int {
+	lifecycle.DefaultGCPercent(lifecycle.ServerGCPercent)
 	cfg, err := embedded.LoadConfig(envconf.New(), embedded.RPCPort)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", service, err)
