@@ -184,14 +184,16 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	}
 	lhs := field(n, f.Field)
 	e := f.Expr
+	var lit string
+	if e.Op == parse.OpEq && e.Quant == "" || e.Op == parse.OpNeq {
+		lit = boolLiteral(f.Field, e.Value)
+	}
 	var out exp.Expression
 	switch {
-	case (e.Op == parse.OpEq && e.Quant == "" || e.Op == parse.OpNeq) && boolLiteral(f.Field, e.Value) != "":
-		op := "="
-		if e.Op == parse.OpNeq {
-			op = "<>"
-		}
-		out = goqu.L("? "+op+" "+boolLiteral(f.Field, e.Value), lhs)
+	case lit != "" && e.Op == parse.OpEq:
+		out = goqu.L("? = "+lit, lhs)
+	case lit != "":
+		out = goqu.L("? <> "+lit, lhs)
 	case simpleOps[e.Op] != "":
 		out = goqu.L("? "+simpleOps[e.Op]+" ?", lhs, e.Value)
 	case quantOps[e.Op] != "":
