@@ -82,8 +82,9 @@ func TestPlanCacheMode(t *testing.T) {
 }
 
 // TestCustomPlanKeepsPreamble checks that asking for custom plans adds
-// plan_cache_mode to the request's settings without losing any of them,
-// for the read's own transaction and for the estimate's second one.
+// plan_cache_mode to the request's settings without losing any of them
+// (in the read's own transaction; the estimate's second one sends the
+// same preamble value).
 func TestCustomPlanKeepsPreamble(t *testing.T) {
 	t.Parallel()
 	db := pgtest.New(t, pgtest.Options{})

@@ -146,8 +146,8 @@ func ArrayLiteral(vals []string) string {
 // true)), and "" otherwise. Like LIMIT and OFFSET, such a value is written
 // into the text rather than bound: it can only be one of two fixed words
 // (the request's own text never reaches the SQL), so it makes at most two
-// statements of one, and the plan
-// PostgreSQL keeps for the statement can see it, which a parameter hides:
+// statements of one, and the plan PostgreSQL keeps for the statement can
+// see it, which a parameter hides:
 // with is_active = $1 the generic plan can neither prove a partial index's
 // WHERE is_active nor use the column's statistics, costs more than the
 // custom plans, and PostgreSQL then plans the statement on every execution
