@@ -106,14 +106,16 @@ func New(cfg Config) (*Client, error) {
 // is missing or about to expire. Concurrent callers share one fetch; a
 // caller whose ctx ends stops waiting without cancelling it for the others.
 func (c *Client) Token(ctx context.Context) (string, error) {
-	c.mu.Lock()
-	if c.token != "" && c.now().Before(c.expires.Add(-tokenMargin)) {
-		t := c.token
-		c.mu.Unlock()
+	if t, ok := c.cached(); ok {
 		return t, nil
 	}
-	c.mu.Unlock()
 	ch := c.flight.DoChan("token", func() (any, error) {
+		// A flight that ended between this caller's look at the cache and
+		// its DoChan has already stored a token: fetching again would
+		// spend a second one for nothing.
+		if t, ok := c.cached(); ok {
+			return t, nil
+		}
 		timeout := c.http.Timeout
 		if timeout <= 0 {
 			timeout = 30 * time.Second
@@ -131,6 +133,16 @@ func (c *Client) Token(ctx context.Context) (string, error) {
 		}
 		return r.Val.(string), nil
 	}
+}
+
+// cached returns the cached token if it has more than tokenMargin left.
+func (c *Client) cached() (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.token != "" && c.now().Before(c.expires.Add(-tokenMargin)) {
+		return c.token, true
+	}
+	return "", false
 }
 
 // invalidate forgets token if it is still the cached one (Daraja refused
