@@ -415,8 +415,32 @@ func (l *load) listAndPay(ctx context.Context) {
 // checkSupervisorLog checks that devstack logged each crash and restart.
 func (s *ephemeralStack) checkSupervisorLog(t *testing.T) {
 	t.Helper()
-	restarted := map[string]string{}
-	crashed := map[string]string{}
+	services := []string{"gateway", "rest", "rpc", "authsvc", "realtime", "storage"}
+	// A service can answer through the gateway before devstack's own
+	// readiness probe sees it, so the last "restarted and ready" line may
+	// still be on its way.
+	var crashed, restarted map[string]string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		crashed, restarted = s.supervisorEvents()
+		if allLogged(services, restarted) || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, name := range services {
+		if crashed[name] != "signal: killed" {
+			t.Errorf("devstack logged %s's exit as %q, want signal: killed", name, crashed[name])
+		}
+		if restarted[name] == "" {
+			t.Errorf("devstack did not log %s as restarted and ready", name)
+		}
+	}
+	t.Logf("devstack's own crash-to-ready times: %v", restarted)
+}
+
+// supervisorEvents reads devstack's log so far: each child's last exit and
+// its last crash-to-ready time.
+func (s *ephemeralStack) supervisorEvents() (crashed, restarted map[string]string) {
+	crashed, restarted = map[string]string{}, map[string]string{}
 	for _, line := range strings.Split(s.stderr.String(), "\n") {
 		var rec struct{ Msg, Child, Exit, Took string }
 		if json.Unmarshal([]byte(line), &rec) != nil {
@@ -429,15 +453,16 @@ func (s *ephemeralStack) checkSupervisorLog(t *testing.T) {
 			restarted[rec.Child] = rec.Took
 		}
 	}
-	for _, name := range []string{"gateway", "rest", "rpc", "authsvc", "realtime", "storage"} {
-		if crashed[name] != "signal: killed" {
-			t.Errorf("devstack logged %s's exit as %q, want signal: killed", name, crashed[name])
-		}
-		if restarted[name] == "" {
-			t.Errorf("devstack did not log %s as restarted and ready", name)
+	return crashed, restarted
+}
+
+func allLogged(names []string, logged map[string]string) bool {
+	for _, name := range names {
+		if logged[name] == "" {
+			return false
 		}
 	}
-	t.Logf("devstack's own crash-to-ready times: %v", restarted)
+	return true
 }
 
 // checkDatabase checks that every acknowledged write is there and that the
