@@ -319,27 +319,35 @@ func joinConds(n *plan.ReadPlan) []exp.Expression {
 }
 
 // limited returns the node's query as a parenthesized subquery with its
-// LIMIT and OFFSET. Unlike every other value, these two are written into
-// the text, as integer literals: they are numbers the parse stage read
-// (never request text), and a literal LIMIT lets PostgreSQL keep one generic
-// plan for the prepared statement instead of planning it again on every
-// execution (with LIMIT $n its generic plan assumes a tenth of the table).
+// LIMIT and OFFSET (see literalRange).
 func limited(n *plan.ReadPlan) exp.Expression {
 	ds := selectDataset(n)
-	r := n.Range
-	if r.IsAll() {
+	if n.Range.IsAll() {
 		return ds
 	}
-	var clause []byte
-	if r.Limit != parse.NoLimit {
+	return literalRange(ds, n.Range.Limit, n.Range.Offset)
+}
+
+// literalRange returns q as a parenthesized subquery with a LIMIT (unless
+// limit is parse.NoLimit) and an OFFSET (if positive). Unlike every other
+// value, these two are written into the text, as integer literals: they are
+// numbers the parse stage read or the server's own max-rows (never request
+// text), and a literal LIMIT lets PostgreSQL keep one generic plan for the
+// prepared statement instead of planning it again on every execution (with
+// LIMIT $n its generic plan assumes a tenth of the table and looks dearer
+// than its custom plans; measured: the app's list page at 55 % of a floor
+// that writes it).
+func literalRange(q exp.Expression, limit, offset int64) exp.Expression {
+	clause := []byte("(?")
+	if limit != parse.NoLimit {
 		clause = append(clause, " LIMIT "...)
-		clause = strconv.AppendInt(clause, r.Limit, 10)
+		clause = strconv.AppendInt(clause, limit, 10)
 	}
-	if r.Offset > 0 {
+	if offset > 0 {
 		clause = append(clause, " OFFSET "...)
-		clause = strconv.AppendInt(clause, r.Offset, 10)
+		clause = strconv.AppendInt(clause, offset, 10)
 	}
-	return goqu.L("(?"+string(clause)+")", ds)
+	return goqu.L(string(append(clause, ')')), q)
 }
 
 // lateral joins a node's subquery (or its aggregation wrapper) as alias.

@@ -117,13 +117,9 @@ func Read(root *plan.ReadPlan, exactCount bool, o Output) (Query, error) {
 // count=estimated: PostgREST counts every row and then, above max-rows,
 // answers the planner's estimate instead; counting max-rows + 1 tells the
 // two cases apart alike without counting a large table's every row. The
-// limit is written into the text, as limited writes the page's: it is the
-// server's max-rows, never request text, and with LIMIT $n the statement's
-// generic plan would assume a tenth of the table and look dearer than its
-// custom plans, so PostgreSQL would plan it again on every execution
-// (measured: the app's list page at 55 % of a floor that writes it).
+// limit is written into the text, as the page's is (see literalRange).
 func ReadCountUpTo(root *plan.ReadPlan, limit int64, o Output) (Query, error) {
-	return read(root, goqu.L("(? LIMIT "+strconv.FormatInt(max(limit, 0), 10)+")", countDataset(root)), o)
+	return read(root, literalRange(countDataset(root), max(limit, 0), 0), o)
 }
 
 func read(root *plan.ReadPlan, count exp.Expression, o Output) (Query, error) {
