@@ -82,9 +82,9 @@ func TestPlanCacheMode(t *testing.T) {
 }
 
 // TestCustomPlanKeepsPreamble checks that asking for custom plans adds
-// plan_cache_mode to the request's settings without losing any of them
-// (in the read's own transaction; the estimate's second one sends the
-// same preamble value).
+// plan_cache_mode to the request's settings without losing any of them, in
+// the read's own transaction (TestEstimateKeepsPreamble checks the
+// estimate's second one).
 func TestCustomPlanKeepsPreamble(t *testing.T) {
 	t.Parallel()
 	db := pgtest.New(t, pgtest.Options{})
@@ -112,6 +112,53 @@ func TestCustomPlanKeepsPreamble(t *testing.T) {
 			}
 			if string(res.Body) != tt.want {
 				t.Errorf("body = %q, want %q", res.Body, tt.want)
+			}
+		})
+	}
+}
+
+// TestEstimateKeepsPreamble checks that count=estimated's second
+// transaction runs under the read's settings, plan_cache_mode included: its
+// EXPLAIN folds an immutable function that reads them, and the row
+// estimate PostgreSQL gives generate_series is the function's answer.
+func TestEstimateKeepsPreamble(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t, pgtest.Options{})
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	// Marked immutable only so that the planner calls it while planning.
+	if _, err := pool.Exec(ctx, `create function settings_seen() returns int language sql immutable as $$
+		select case when current_setting('request.method', true) is distinct from 'GET' then 7
+			when current_setting('plan_cache_mode') = 'force_custom_plan' then 1000 else 500 end $$`); err != nil {
+		t.Fatal(err)
+	}
+	pre := sqlgen.Preamble([][2]string{{"request.method", "GET"}})
+	main := sqlgen.Query{SQL: "select 100::bigint, 1::bigint, 'x'::text, null::text, null::text, null::bigint, null::text"}
+	estimate := sqlgen.Query{SQL: "explain (format json) select * from generate_series(1, settings_seen())"}
+	tests := []struct {
+		name   string
+		custom bool
+		want   int64
+	}{
+		{"custom plans", true, 1000},
+		{"PostgreSQL's choice", false, 500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Run(ctx, pool, Tx{ReadOnly: true, Preamble: pre, Main: main, CustomPlan: tt.custom,
+				Estimate: &estimate, EstimateAbove: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Total == nil {
+				t.Fatalf("no total, want %d", tt.want)
+			}
+			if *res.Total != tt.want {
+				t.Errorf("total = %d, want %d", *res.Total, tt.want)
 			}
 		})
 	}
