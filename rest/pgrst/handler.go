@@ -700,11 +700,32 @@ func lowerASCII(c byte) byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainJSON marks the bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash.
+var plainJSON = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendJSONString appends s as a JSON string, lower-cased if lower;
 // invalid UTF-8 becomes U+FFFD.
 func appendJSONString(b []byte, s string, lower bool) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
+		if !lower {
+			// Header values (two bearer tokens on most requests) are
+			// long runs of plain ASCII: copied a run at a time.
+			j := i
+			for j < len(s) && plainJSON[s[j]] {
+				j++
+			}
+			b = append(b, s[i:j]...)
+			if i = j; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, n := utf8.DecodeRuneInString(s[i:])
