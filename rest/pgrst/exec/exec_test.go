@@ -81,19 +81,26 @@ func TestPlanCacheMode(t *testing.T) {
 	}
 }
 
+// newPool opens a pool on a fresh test database, closed when t ends.
+func newPool(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	db := pgtest.New(t, pgtest.Options{})
+	pool, err := pgxpool.New(context.Background(), db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
 // TestCustomPlanKeepsPreamble checks that asking for custom plans adds
 // plan_cache_mode to the request's settings without losing any of them, in
 // the read's own transaction (TestEstimateKeepsPreamble checks the
 // estimate's second one).
 func TestCustomPlanKeepsPreamble(t *testing.T) {
 	t.Parallel()
-	db := pgtest.New(t, pgtest.Options{})
 	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, db.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := newPool(t)
 	pre := sqlgen.Preamble([][2]string{{"request.method", "GET"}, {"request.path", "/things"}})
 	tests := []struct {
 		name   string
@@ -123,13 +130,8 @@ func TestCustomPlanKeepsPreamble(t *testing.T) {
 // estimate PostgreSQL gives generate_series is the function's answer.
 func TestEstimateKeepsPreamble(t *testing.T) {
 	t.Parallel()
-	db := pgtest.New(t, pgtest.Options{})
 	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, db.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := newPool(t)
 	// Marked immutable only so that the planner calls it while planning.
 	if _, err := pool.Exec(ctx, `create function settings_seen() returns int language sql immutable as $$
 		select case when current_setting('request.method', true) is distinct from 'GET' then 7
