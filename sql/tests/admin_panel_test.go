@@ -687,27 +687,49 @@ func TestAdminDeleteUserFreesAddress(t *testing.T) {
 	}
 }
 
-// Deleted users leave the dashboard's user count, and their permanent ban
-// cannot be lifted or replaced by a suspension.
+// Deleted users leave the dashboard's user count, their pending KYC leaves
+// the review queue, their passkeys go, and their permanent ban cannot be
+// lifted or replaced by a suspension.
 func TestAdminDeletedUserStaysClosed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	admin := e.newAdmin(t, "Closing Admin")
 	suspended := e.newUser(t, "Suspended Leaver")
 	plain := e.newUser(t, "Plain Leaver")
-	e.newUser(t, "Staying User")
-
-	totalUsers := func() int64 {
-		var stats map[string]any
-		e.value(t, admin.caller(), &stats, `select public.get_dashboard_stats()`)
-		return int64(stats["totalUsers"].(float64))
+	staying := e.newUser(t, "Staying User")
+	var plainKYC string
+	e.value(t, plain.caller(), &plainKYC, `insert into public.kyc_verifications (user_id, id_type, id_number) values ($1, 'National ID', '31415926') returning id::text`, plain.ID)
+	ok(t, e.run(staying.caller(), `insert into public.kyc_verifications (user_id, id_type, id_number) values ($1, 'National ID', '27182818')`, staying.ID))
+	for i, u := range []user{plain, staying} {
+		e.mustSuper(t, `insert into auth.webauthn_credentials (id, user_id, credential_id, credential) values (gen_random_uuid(), $1, $2, '{}')`, u.ID, []byte{byte(i + 1)})
 	}
-	before := totalUsers()
+
+	stats := func() (users, pendingKYC int64) {
+		var s map[string]any
+		e.value(t, admin.caller(), &s, `select public.get_dashboard_stats()`)
+		return int64(s["totalUsers"].(float64)), int64(s["pendingKYC"].(float64))
+	}
+	usersBefore, kycBefore := stats()
 	ok(t, e.run(admin.caller(), `select public.suspend_user($1, null, '10_days', 'Spam')`, suspended.ID))
 	ok(t, e.run(admin.caller(), `select public.admin_delete_user($1, null)`, suspended.ID))
 	ok(t, e.run(admin.caller(), `select public.admin_delete_user($1, null)`, plain.ID))
-	if after := totalUsers(); after != before-2 {
-		t.Errorf("totalUsers %d after deleting two of %d", after, before)
+	if users, kyc := stats(); users != usersBefore-2 || kyc != kycBefore-1 {
+		t.Errorf("totalUsers %d, pendingKYC %d after deleting two of %d users and one of %d pending submissions", users, kyc, usersBefore, kycBefore)
+	}
+	var status, notes, reviewer string
+	e.scalar(t, &status, `select verification_status from public.kyc_verifications where id = $1`, plainKYC)
+	e.scalar(t, &notes, `select coalesce(admin_notes, '') from public.kyc_verifications where id = $1`, plainKYC)
+	e.scalar(t, &reviewer, `select coalesce(reviewed_by::text, '') from public.kyc_verifications where id = $1`, plainKYC)
+	if status != "rejected" || notes != "Account deleted" || reviewer != admin.ID {
+		t.Errorf("the deleted user's KYC: %s, %q, reviewed by %q", status, notes, reviewer)
+	}
+	if n := auditCount(t, e, "kyc.reject", plain.ID); n != 1 {
+		t.Errorf("kyc.reject audited %d times", n)
+	}
+	for u, want := range map[user]int64{plain: 0, staying: 1} {
+		if n := e.int64(t, `select count(*) from auth.webauthn_credentials where user_id = $1`, u.ID); n != want {
+			t.Errorf("%s has %d passkeys, want %d", u.ID, n, want)
+		}
 	}
 
 	fails(t, e.try(admin.caller(), `select public.unsuspend_user($1)`, suspended.ID), "P0001", "This user has been deleted")
@@ -721,7 +743,6 @@ func TestAdminDeletedUserStaysClosed(t *testing.T) {
 		}
 	}
 	// A user who was never deleted is suspended and lifted as before.
-	staying := e.newUser(t, "Lifted User")
 	ok(t, e.run(admin.caller(), `select public.suspend_user($1, null, '30_days', null)`, staying.ID))
 	ok(t, e.run(admin.caller(), `select public.unsuspend_user($1)`, staying.ID))
 }
