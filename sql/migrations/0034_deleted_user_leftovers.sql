@@ -3,9 +3,15 @@
 --     get_dashboard_stats().pendingKYC, though no one would ever answer it:
 --     it is now rejected with the note "Account deleted" (audited as
 --     kyc.reject by the deleting admin);
+--   * listings awaiting review stayed in the moderation queue and in
+--     pendingProperties/pendingProducts, their fee held: they are now
+--     rejected as moderate_listing rejects them ("Account deleted"), which
+--     refunds the fee to the user's wallet (audited as listing.reject);
 --   * passkeys (auth.webauthn_credentials, 0033, newer than the soft delete)
 --     survived it: anonymise_auth_user now removes them with the MFA factors.
--- Users deleted before this migration get both.
+-- Users deleted before this migration get the KYC and passkey changes; their
+-- pending listings, if any, are left to the moderation queue, where an admin
+-- rejecting them refunds the fee as before.
 
 create or replace function app_private.anonymise_auth_user(p_uid uuid) returns void
   language plpgsql
@@ -40,7 +46,8 @@ $$;
 comment on function app_private.anonymise_auth_user(uuid) is 'Supabase Auth''s soft delete of one auth user: obfuscates e-mail, phone and pending changes, clears password, tokens and metadata, empties identities (hashed provider_id), removes one-time tokens, MFA factors, passkeys and sessions, sets deleted_at. The row and its id stay for the ledger.';
 
 -- ---------------------------------------------------------------------------
--- "Delete profile" (/admin/users): as in 0032, plus the pending KYC.
+-- "Delete profile" (/admin/users): as in 0032, plus the pending KYC and
+-- listings.
 create or replace function public.admin_delete_user(p_user_id uuid, p_reason text default null) returns jsonb
   language plpgsql
   security definer
@@ -51,6 +58,7 @@ declare
   v_name text;
   v_listings bigint := 0;
   v_n bigint;
+  v_pending record;
 begin
   perform 1 from auth.users u where u.id = p_user_id and u.deleted_at is null for update;
   if not found then
@@ -67,6 +75,17 @@ begin
     raise exception 'This user has active P2P offers holding escrow; they must be closed first' using errcode = 'P0001';
   end if;
   select p.full_name into v_name from public.profiles p where p.id = p_user_id;
+
+  -- Listings awaiting review will never be followed up: rejected as the
+  -- moderation queue rejects them, which refunds their pending fee.
+  for v_pending in
+    select 'property' as kind, p.id from public.properties p where p.user_id = p_user_id and p.payment_status = 'pending'
+    union all select 'land', l.id from public.lands l where l.userid = p_user_id and l.payment_status = 'pending'
+    union all select 'product', d.id from public.products d where d.user_id = p_user_id and d.payment_status = 'pending'
+    union all select 'service', s.id from public.service_providers s where s.userid = p_user_id and s.payment_status = 'pending'
+  loop
+    perform public.moderate_listing(v_pending.kind, v_pending.id, 'rejected', 'Account deleted');
+  end loop;
 
   update public.properties set is_active = false where user_id = p_user_id and is_active;
   get diagnostics v_n = row_count; v_listings := v_listings + v_n;
@@ -93,7 +112,7 @@ begin
   return jsonb_build_object('deleted', true, 'listings_deactivated', v_listings);
 end
 $$;
-comment on function public.admin_delete_user(uuid, text) is 'Admin "Delete profile": closes a user''s account without touching the ledger: refuses admins and users with open P2P trades or active offers (escrow), deactivates their listings, clears the profile''s name and phone, rejects a pending KYC submission ("Account deleted"), soft-deletes the auth user as Supabase Auth does (e-mail, phone and identities obfuscated so the address can sign up again; password, metadata, factors, passkeys and sessions removed; deleted_at set; banned 100 years) and audits user.delete with the reason. Admins only.';
+comment on function public.admin_delete_user(uuid, text) is 'Admin "Delete profile": closes a user''s account without touching the ledger: refuses admins and users with open P2P trades or active offers (escrow), rejects their listings awaiting review (fee refunded) and deactivates the others, clears the profile''s name and phone, rejects a pending KYC submission ("Account deleted"), soft-deletes the auth user as Supabase Auth does (e-mail, phone and identities obfuscated so the address can sign up again; password, metadata, factors, passkeys and sessions removed; deleted_at set; banned 100 years) and audits user.delete with the reason. Admins only.';
 
 -- Users deleted earlier.
 delete from auth.webauthn_credentials c

@@ -319,6 +319,15 @@ func TestAdminDeleteUser(t *testing.T) {
 	e.value(t, seller.caller(), &propertyID, `insert into public.properties (user_id, title, type, purpose, price, location) values ($1, 'Flat', 'Bedsitter', 'Rent', 9000, 'Karen') returning id::text`, seller.ID)
 	ok(t, e.run(seller.caller(), `select public.publish_listing('property', $1, 3)`, propertyID))
 	ok(t, e.run(admin.caller(), `select public.moderate_listing('property', $1, 'approved', null)`, propertyID))
+	// A second listing still awaits review when the account closes.
+	var pendingID string
+	e.value(t, seller.caller(), &pendingID, `insert into public.properties (user_id, title, type, purpose, price, location) values ($1, 'Studio', 'Bedsitter', 'Rent', 7000, 'Kasarani') returning id::text`, seller.ID)
+	ok(t, e.run(seller.caller(), `select public.publish_listing('property', $1, 3)`, pendingID))
+	fee := e.int64(t, `select pending_fee from public.properties where id = $1`, pendingID)
+	coins := func() int64 {
+		return e.int64(t, `select balance from public.wallets where user_id = $1 and currency = 'nestcoins'`, seller.ID)
+	}
+	coinsBefore := coins()
 	sum := func() int64 { return e.int64(t, `select coalesce(sum(balance), 0) from public.wallets`) }
 	before := sum()
 	sellerSession := e.newSession(t, seller)
@@ -340,6 +349,17 @@ func TestAdminDeleteUser(t *testing.T) {
 	}
 	if n := e.int64(t, `select count(*) from auth.sessions where id = $1`, sellerSession); n != 0 {
 		t.Error("the deleted user's session survived")
+	}
+	var pendingState string
+	e.scalar(t, &pendingState, `select payment_status || ' ' || coalesce(moderation_notes, '') || ' ' || pending_fee from public.properties where id = $1`, pendingID)
+	if pendingState != "rejected Account deleted 0" || fee <= 0 {
+		t.Errorf("the listing awaiting review: %q (fee was %d), want rejected with its fee refunded", pendingState, fee)
+	}
+	if got := coins(); got != coinsBefore+fee {
+		t.Errorf("nestcoins %d after delete, want %d + the refunded fee %d", got, coinsBefore, fee)
+	}
+	if n := auditCount(t, e, "listing.reject", seller.ID); n != 1 {
+		t.Errorf("listing.reject audited %d times", n)
 	}
 	if after := sum(); after != before {
 		t.Errorf("wallet total moved: %d -> %d", before, after)
