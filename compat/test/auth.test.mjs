@@ -503,4 +503,21 @@ describe('admin API', () => {
     const gone = await svc.auth.admin.getUserById(user.id);
     assert.equal(gone.error.status, 404);
   });
+
+  test('soft delete: the user stays, its address and password do not', async () => {
+    const svc = admin();
+    const { email, user } = await confirmedUser();
+    const del = await svc.auth.admin.deleteUser(user.id, true);
+    assert.equal(del.error, null);
+    const kept = await svc.auth.admin.getUserById(user.id);
+    assert.equal(kept.error, null);
+    assert.ok(kept.data.user.deleted_at);
+    assert.notEqual(kept.data.user.email, email);
+    const refused = await client().auth.signInWithPassword({ email, password });
+    assert.equal(refused.error.code, 'invalid_credentials');
+    const again = await svc.auth.admin.createUser({ email, password, email_confirm: true });
+    assert.equal(again.error, null);
+    assert.notEqual(again.data.user.id, user.id);
+    assert.equal((await svc.auth.admin.deleteUser(user.id, true)).error, null);
+  });
 });

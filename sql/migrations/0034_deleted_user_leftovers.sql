@@ -9,6 +9,8 @@
 --     refunds the fee to the user's wallet (audited as listing.reject);
 --   * passkeys (auth.webauthn_credentials, 0033, newer than the soft delete)
 --     survived it: anonymise_auth_user now removes them with the MFA factors.
+-- authsvc's soft delete (auth.admin.deleteUser(id, true)) now calls
+-- anonymise_auth_user as well.
 -- Users deleted before this migration get the KYC and passkey changes; their
 -- pending listings, if any, are left to the moderation queue, where an admin
 -- rejecting them refunds the fee as before.
@@ -43,6 +45,8 @@ begin
   delete from auth.sessions s where s.user_id = p_uid;
 end
 $$;
+-- authsvc's DELETE /admin/users/{id} with should_soft_delete runs it too.
+grant execute on function app_private.anonymise_auth_user(uuid) to supabase_auth_admin;
 comment on function app_private.anonymise_auth_user(uuid) is 'Supabase Auth''s soft delete of one auth user: obfuscates e-mail, phone and pending changes, clears password, tokens and metadata, empties identities (hashed provider_id), removes one-time tokens, MFA factors, passkeys and sessions, sets deleted_at. The row and its id stay for the ledger.';
 
 -- ---------------------------------------------------------------------------

@@ -328,7 +328,11 @@ func (a *API) adminUpdateUser(c fiber.Ctx) error {
 	return c.JSON(out)
 }
 
-// adminDeleteUser is DELETE /admin/users/{id}: 200 {}.
+// adminDeleteUser is DELETE /admin/users/{id}: 200 {}. With
+// {"should_soft_delete": true} (auth.admin.deleteUser(id, true)) the user
+// is soft-deleted instead (store.SoftDeleteUser), and soft-deleting a user
+// again changes nothing, as in GoTrue, which loads the user before it reads
+// the body.
 func (a *API) adminDeleteUser(c fiber.Ctx) error {
 	if err := a.requireAdmin(c); err != nil {
 		return err
@@ -337,7 +341,21 @@ func (a *API) adminDeleteUser(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := a.store.DeleteUser(c.Context(), u.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+	var p struct {
+		ShouldSoftDelete bool `json:"should_soft_delete"`
+	}
+	if err := bind(c, &p); err != nil {
+		return err
+	}
+	switch {
+	case p.ShouldSoftDelete && u.DeletedAt != nil:
+		return c.JSON(fiber.Map{})
+	case p.ShouldSoftDelete:
+		err = a.store.SoftDeleteUser(c.Context(), u.ID)
+	default:
+		err = a.store.DeleteUser(c.Context(), u.ID)
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return apierr.Internal(err)
 	}
 	a.auditAdmin(c.Context(), u, auditUserDeleted, clientIP(c))

@@ -286,6 +286,36 @@ func TestPhoneOTPExpiry(t *testing.T) {
 	}
 }
 
+// auth.admin.deleteUser(id, true): the user stays, under obfuscated
+// contacts and without a password or sessions; the address can sign up
+// again; a second soft delete changes nothing.
+func TestAdminSoftDeleteUser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	s := e.signUpConfirmed("leaver@example.com", "password1")
+	id := str(s, "user", "id")
+	soft := map[string]any{"should_soft_delete": true}
+
+	wantErr(t, e.do("DELETE", "/admin/users/"+id, e.serviceKey(), []byte(`{"should_soft_delete":`)), 400, "bad_json")
+	wantOK(t, e.do("DELETE", "/admin/users/"+id, e.serviceKey(), soft))
+	u := wantOK(t, e.do("GET", "/admin/users/"+id, e.serviceKey(), nil))
+	deletedAt := str(u, "deleted_at")
+	if deletedAt == "" || str(u, "email") == "leaver@example.com" || str(u, "email") == "" {
+		t.Fatalf("after a soft delete: email %q, deleted_at %q", str(u, "email"), deletedAt)
+	}
+	wantErr(t, e.do("POST", "/token?grant_type=password", "", map[string]any{"email": "leaver@example.com", "password": "password1"}), 400, "invalid_credentials")
+	wantErr(t, e.do("POST", "/token?grant_type=refresh_token", "", map[string]any{"refresh_token": str(s, "refresh_token")}), 400, "refresh_token_not_found")
+	wantOK(t, e.do("POST", "/admin/users", e.serviceKey(), map[string]any{"email": "leaver@example.com", "password": "password2", "email_confirm": true}))
+
+	wantOK(t, e.do("DELETE", "/admin/users/"+id, e.serviceKey(), soft))
+	if again := wantOK(t, e.do("GET", "/admin/users/"+id, e.serviceKey(), nil)); str(again, "deleted_at") != deletedAt {
+		t.Errorf("a second soft delete moved deleted_at from %s to %s", deletedAt, str(again, "deleted_at"))
+	}
+	// Without the flag the row goes.
+	wantOK(t, e.do("DELETE", "/admin/users/"+id, e.serviceKey(), map[string]any{"should_soft_delete": false}))
+	wantErr(t, e.do("GET", "/admin/users/"+id, e.serviceKey(), nil), 404, "user_not_found")
+}
+
 func TestAdminAndBan(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)

@@ -152,6 +152,17 @@ func (q *Q) DeleteUser(ctx context.Context, id string) error {
 	return wrap("delete user", err)
 }
 
+// SoftDeleteUser is Supabase Auth's soft delete (auth.admin.deleteUser(id,
+// true)): the row and its id stay for whatever references them; e-mail,
+// phone and identities are obfuscated so the address can sign up again;
+// password, tokens, metadata, factors, passkeys and sessions go; deleted_at
+// is set. The work is app_private.anonymise_auth_user's, the same the admin
+// panel's own deletion (public.admin_delete_user) does.
+func (q *Q) SoftDeleteUser(ctx context.Context, id string) error {
+	_, err := q.db.Exec(ctx, `select app_private.anonymise_auth_user($1::uuid)`, id)
+	return wrap("soft delete user", err)
+}
+
 // ListUsers returns one page of users (page from 1), newest first, and the
 // total count; filter matches email or user_metadata full_name.
 func (q *Q) ListUsers(ctx context.Context, page, perPage int, filter string) ([]*User, int, error) {
