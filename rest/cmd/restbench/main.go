@@ -74,9 +74,10 @@ type scenario struct {
 	// their values, see exec.Tx.CustomPlan; pgx's cached statements under
 	// PostgreSQL's plan_cache_mode auto plan them the same way).
 	args []any
-	// prefer is rest's Prefer header. With count=exact the floor's SQL
-	// returns the body and the count of the same rows, and answers the
-	// count in Content-Range, as rest does.
+	// prefer is rest's Prefer header, a count=… or empty. With a count the
+	// floor's SQL returns the body and the count of the same rows (see
+	// floorEstimate for count=estimated), and the floor answers the count
+	// in Content-Range, as rest does.
 	prefer string
 	// body makes rest's request a POST of this JSON (a call).
 	body string
@@ -775,24 +776,21 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32) (ht
 		}
 		var body []byte
 		var err error
-		switch {
-		case sc.prefer == "count=exact":
-			var count int64
-			if err = pool.QueryRow(r.Context(), sc.floor, sc.args...).Scan(&body, &count); err == nil {
-				w.Header().Set("Content-Range", fmt.Sprintf("*/%d", count))
-			}
-		case sc.floorEstimate == "":
+		if sc.prefer == "" {
 			err = pool.QueryRow(r.Context(), sc.floor, sc.args...).Scan(&body)
-		default:
+		} else {
+			// A counted scenario's SQL returns the body and the count.
 			var count int64
 			err = pool.QueryRow(r.Context(), sc.floor, sc.args...).Scan(&body, &count)
-			if err == nil && count > estimateAbove {
+			if err == nil && sc.floorEstimate != "" && count > estimateAbove {
 				var plan []byte
 				if err = pool.QueryRow(r.Context(), sc.floorEstimate, sc.args...).Scan(&plan); err == nil {
 					count = max(exec.PlanRows(plan), estimateAbove)
 				}
 			}
-			w.Header().Set("Content-Range", fmt.Sprintf("*/%d", count))
+			if err == nil {
+				w.Header().Set("Content-Range", fmt.Sprintf("*/%d", count))
+			}
 		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
