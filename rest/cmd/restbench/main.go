@@ -3,7 +3,9 @@
 // queries with the same JSON, started in the same run. It creates its own
 // database (the migrations plus 100k rows of public.properties and 10k
 // P2P offers), and runs every server as a process of its own on loopback:
-// the floor (this binary, `restbench serve-floor`), rest (cmd/rest), the
+// the floor (this binary, `restbench serve-floor`), the floor inside
+// PostgREST's per-request transaction (floor-tx, `serve-floor -tx`: what
+// the contract itself costs), rest (cmd/rest), the
 // gateway in front of that rest (two processes, as docker-compose.yml runs
 // them) and the gateway serving rest in-process (GATEWAY_INPROCESS, as
 // `make run` runs it), the last three built from this repository. It
@@ -15,7 +17,8 @@
 // servers and Postgres on a few cores, often beside other work), so one
 // run's throughput swings with whatever else is running. The measured time
 // is therefore cut into rounds that alternate the servers in ABBA order
-// (floor, rest, gateway, gw-inproc; gw-inproc, gateway, rest, floor; …), so
+// (floor, floor-tx, rest, gateway, gw-inproc; gw-inproc, gateway, rest,
+// floor-tx, floor; …), so
 // that a load rising or falling during the run, or whatever one run leaves
 // behind for the next (garbage to collect, a busier Postgres), favours
 // none; and "of floor" is the median of the rounds' server/floor ratios,
@@ -31,6 +34,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -55,6 +59,7 @@ import (
 	"github.com/kejanest/kejanest/platform/lifecycle"
 	"github.com/kejanest/kejanest/platform/pgtest"
 	"github.com/kejanest/kejanest/rest/pgrst/exec"
+	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
 )
 
 const secret = "restbench-secret-that-is-at-least-32-characters"
@@ -256,11 +261,12 @@ from generate_series(1, 10000) g;
 const settleSQL = `vacuum (analyze) public.properties, public.p2p_offers`
 
 // servers are the ones a scenario is measured on, in the order of the
-// first half of an ABBA round: the floor, rest alone, the gateway in
+// first half of an ABBA round: the floor, the floor inside the transaction
+// PostgREST's contract asks for (floor-tx, see floorHandler), rest alone, the gateway in
 // front of that rest (two processes, as docker-compose.yml runs them), and
 // the gateway serving rest in-process (GATEWAY_INPROCESS, as `make run`
 // runs it).
-var servers = []string{"floor", "rest", "gateway", "gw-inproc"}
+var servers = []string{"floor", "floor-tx", "rest", "gateway", "gw-inproc"}
 
 // options are the command's flags.
 type options struct {
@@ -350,7 +356,11 @@ func run(o options) error {
 		_ = execAdmin(context.Background(), admin, "drop database if exists "+pgx.Identifier{name}.Sanitize()+" with (force)")
 	}()
 	dbURL := withDB(admin, name)
-	fmt.Printf("database %s: seeding 100000 properties…\n", name)
+	server, err := describeServer(ctx, admin)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("database %s (%s): seeding 100000 properties…\n", name, server)
 	if err := execAdmin(ctx, dbURL, seedSQL); err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
@@ -369,13 +379,20 @@ func run(o options) error {
 		return fmt.Errorf("start rest: %w", err)
 	}
 	defer stopRest()
-	floorURL, stopFloor, err := startChild(ctx, self, "/health", func(addr string) ([]string, []string) {
-		return []string{floorCommand, "-addr", addr, "-db", authenticator, "-pool", fmt.Sprint(o.pool)}, nil
-	})
-	if err != nil {
-		return fmt.Errorf("start the floor: %w", err)
+	floorURLs := map[string]string{}
+	for _, s := range []string{"floor", "floor-tx"} {
+		if !o.only[s] {
+			continue
+		}
+		url, stop, err := startChild(ctx, self, "/health", func(addr string) ([]string, []string) {
+			return []string{floorCommand, "-addr", addr, "-db", authenticator, "-pool", fmt.Sprint(o.pool), "-tx=" + fmt.Sprint(s == "floor-tx")}, nil
+		})
+		if err != nil {
+			return fmt.Errorf("start %s: %w", s, err)
+		}
+		defer stop()
+		floorURLs[s] = url
 	}
-	defer stopFloor()
 
 	// The keys outlive any run the flags allow in practice; an expired
 	// key would turn every request into a 401.
@@ -435,6 +452,16 @@ func run(o options) error {
 		}
 		return r
 	}
+	// forwarded adds what the gateway forwards to rest: the bearer, the
+	// profile supabase-js sends, and the gateway's request id.
+	forwarded := func(sc scenario, r *http.Request) {
+		r.Header.Set("Authorization", "Bearer "+bearer(sc))
+		r.Header.Set("Accept-Profile", "public")
+		if sc.body != "" {
+			r.Header.Set("Content-Profile", "public")
+		}
+		r.Header.Set("X-Request-Id", "restbench")
+	}
 	// through is what supabase-js sends from the app in a browser, through
 	// either gateway: the anon key as apikey, the bearer, the profile, its
 	// client info, and the page's origin (so CORS headers are added).
@@ -456,19 +483,18 @@ func run(o options) error {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.conns, MaxConnsPerHost: o.conns, DisableCompression: true}, Timeout: 10 * time.Second}
 	request := map[string]func(scenario) *http.Request{
 		"floor": func(sc scenario) *http.Request {
-			r, _ := http.NewRequest("GET", floorURL+"/?q="+url.QueryEscape(sc.name), nil)
+			r, _ := http.NewRequest("GET", floorURLs["floor"]+"/?q="+url.QueryEscape(sc.name), nil)
+			return r
+		},
+		// floor-tx gets rest's headers: its preamble carries them.
+		"floor-tx": func(sc scenario) *http.Request {
+			r, _ := http.NewRequest("GET", floorURLs["floor-tx"]+"/?q="+url.QueryEscape(sc.name), nil)
+			forwarded(sc, r)
 			return r
 		},
 		"rest": func(sc scenario) *http.Request {
 			r := newRequest(sc, restURL+sc.rest)
-			// What the gateway forwards: the bearer, the profile
-			// supabase-js sends, and the gateway's request id.
-			r.Header.Set("Authorization", "Bearer "+bearer(sc))
-			r.Header.Set("Accept-Profile", "public")
-			if sc.body != "" {
-				r.Header.Set("Content-Profile", "public")
-			}
-			r.Header.Set("X-Request-Id", "restbench")
+			forwarded(sc, r)
 			return r
 		},
 		"gateway":   through("gateway"),
@@ -538,7 +564,11 @@ func run(o options) error {
 			for _, q := range ratios[s] {
 				fmt.Printf(" %.0f%%", 100*q)
 			}
-			fmt.Printf(" (pooled %.0f%%)\n", 100*pooled[s].rps/pooled["floor"].rps)
+			fmt.Printf(" (pooled %.0f%%", 100*pooled[s].rps/pooled["floor"].rps)
+			if tx := pooled["floor-tx"].rps; tx > 0 && s != "floor-tx" {
+				fmt.Printf("; of floor-tx, pooled: %.0f%%", 100*pooled[s].rps/tx)
+			}
+			fmt.Println(")")
 		}
 	}
 	return nil
@@ -705,6 +735,7 @@ func serveFloor(args []string) int {
 	addr := fs.String("addr", "127.0.0.1:0", "listen address")
 	db := fs.String("db", "", "the authenticator's database URL")
 	pool := fs.Int("pool", 10, "database connections")
+	tx := fs.Bool("tx", false, "run each query after rest's preamble, in one implicit transaction (floor-tx)")
 	_ = fs.Parse(args)
 	// The same collector target as the servers measured against it (unless
 	// GOGC is set, which reaches every child alike), so the ratios compare
@@ -712,7 +743,7 @@ func serveFloor(args []string) int {
 	lifecycle.DefaultGCPercent(lifecycle.ServerGCPercent)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	h, closePools, err := floorHandler(ctx, *db, int32(*pool))
+	h, closePools, err := floorHandler(ctx, *db, int32(*pool), *tx)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		return 1
@@ -736,7 +767,15 @@ func serveFloor(args []string) int {
 // rest's (which switches per request); the difference measured is the
 // server's. A count=estimated scenario also runs its EXPLAIN when the
 // count passes estimateAbove, as rest must.
-func floorHandler(ctx context.Context, authenticator string, poolSize int32) (http.Handler, func(), error) {
+//
+// With tx (floor-tx), every query runs after the statement PostgREST's
+// contract puts first in each transaction (rest's preamble: the role,
+// search_path, claims, method, path, headers and cookies, the role's own
+// settings, read-only), in one pipeline and one implicit transaction, as
+// rest sends them. The floor and floor-tx differ only by that
+// transaction, so floor-tx is the most any PostgREST can reach, and rest's
+// share of it is what rest's own code costs.
+func floorHandler(ctx context.Context, authenticator string, poolSize int32, tx bool) (http.Handler, func(), error) {
 	open := func(setup string) (*pgxpool.Pool, error) {
 		cfg, err := pgxpool.ParseConfig(authenticator)
 		if err != nil {
@@ -758,6 +797,14 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32) (ht
 		anon.Close()
 		return nil, nil, err
 	}
+	closePools := func() { anon.Close(); user.Close() }
+	var roleSettings map[string][][2]string
+	if tx {
+		if roleSettings, err = readRoleSettings(ctx, anon); err != nil {
+			closePools()
+			return nil, nil, err
+		}
+	}
 	byName := map[string]scenario{}
 	for _, sc := range scenarios {
 		byName[sc.name] = sc
@@ -770,21 +817,32 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32) (ht
 			http.NotFound(w, r)
 			return
 		}
-		pool := anon
+		pool, role := anon, "anon"
 		if sc.user {
-			pool = user
+			pool, role = user, "authenticated"
+		}
+		// row runs one statement, after the preamble with tx.
+		row := func(sql string, dest ...any) error {
+			if !tx {
+				return pool.QueryRow(r.Context(), sql, sc.args...).Scan(dest...)
+			}
+			pre := txPreamble(sc, role, roleSettings[role], r.Header)
+			b := &pgx.Batch{}
+			b.Queue(pre.SQL, pre.Args...)
+			b.Queue(sql, sc.args...).QueryRow(func(row pgx.Row) error { return row.Scan(dest...) })
+			return pool.SendBatch(r.Context(), b).Close()
 		}
 		var body []byte
 		var err error
 		if sc.prefer == "" {
-			err = pool.QueryRow(r.Context(), sc.floor, sc.args...).Scan(&body)
+			err = row(sc.floor, &body)
 		} else {
 			// A counted scenario's SQL returns the body and the count.
 			var count int64
-			err = pool.QueryRow(r.Context(), sc.floor, sc.args...).Scan(&body, &count)
+			err = row(sc.floor, &body, &count)
 			if err == nil && sc.floorEstimate != "" && count > estimateAbove {
 				var plan []byte
-				if err = pool.QueryRow(r.Context(), sc.floorEstimate, sc.args...).Scan(&plan); err == nil {
+				if err = row(sc.floorEstimate, &plan); err == nil {
 					count = max(exec.PlanRows(plan), estimateAbove)
 				}
 			}
@@ -799,7 +857,96 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32) (ht
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_, _ = w.Write(body)
 	})
-	return mux, func() { anon.Close(); user.Close() }, nil
+	return mux, closePools, nil
+}
+
+// readRoleSettings reads what ALTER ROLE … SET gave anon and
+// authenticated in this database (or every database): rest applies them
+// in its preamble, since SET ROLE does not.
+func readRoleSettings(ctx context.Context, pool *pgxpool.Pool) (map[string][][2]string, error) {
+	rows, err := pool.Query(ctx, `select r.rolname, c from pg_catalog.pg_db_role_setting s
+		join pg_catalog.pg_roles r on r.oid = s.setrole, unnest(s.setconfig) c
+		where r.rolname in ('anon', 'authenticated')
+		  and s.setdatabase in (0, (select oid from pg_catalog.pg_database where datname = current_database()))
+		order by r.rolname, s.setdatabase, c`)
+	if err != nil {
+		return nil, fmt.Errorf("read role settings: %w", err)
+	}
+	out := map[string][][2]string{}
+	for rows.Next() {
+		var role, kv string
+		if err := rows.Scan(&role, &kv); err != nil {
+			return nil, err
+		}
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			out[role] = append(out[role], [2]string{k, v})
+		}
+	}
+	return out, rows.Err()
+}
+
+// txPreamble is the preamble rest sends before sc's statement
+// (pgrst.call.preamble), built by rest's own sqlgen.Settings: the same
+// statement, the same settings in the same order, with values of the same
+// size (the floor-tx request carries the headers rest's does).
+func txPreamble(sc scenario, role string, roleSettings [][2]string, h http.Header) sqlgen.Query {
+	sub := ""
+	if sc.user {
+		sub = benchUser
+	}
+	claims, _ := json.Marshal(map[string]string{"role": role, "sub": sub, "iss": "restbench"})
+	headers := map[string]string{}
+	for k, vs := range h {
+		headers[strings.ToLower(k)] = vs[0]
+	}
+	headersJSON, _ := json.Marshal(headers)
+	method, readOnly := http.MethodGet, true
+	if sc.body != "" {
+		// The board's function is stable, so rest reads it read-only too.
+		method = http.MethodPost
+	}
+	path, _, _ := strings.Cut(sc.rest, "?")
+	var s sqlgen.Settings
+	s.Add("search_path", `"public", "public", "extensions"`)
+	s.Add("role", role)
+	s.Add("request.jwt.claims", string(claims))
+	s.Add("request.jwt.claim.sub", sub)
+	s.Add("request.jwt.claim.role", role)
+	s.Add("request.method", method)
+	s.Add("request.path", path)
+	s.Add("request.headers", string(headersJSON))
+	s.Add("request.cookies", "{}")
+	for _, kv := range roleSettings {
+		s.Add(kv[0], kv[1])
+	}
+	if readOnly {
+		s.Add(exec.ReadOnlySetting[0], exec.ReadOnlySetting[1])
+	}
+	q := s.Query()
+	for _, p := range q.Params {
+		q.Args = append(q.Args, string(p))
+	}
+	return q
+}
+
+// describeServer names the PostgreSQL measured and the settings that move
+// the figures: with ssl on, backends forked from a postmaster that loaded
+// OpenSSL give freed planner memory back to the kernel after each custom
+// plan (glibc's heap trimming, a brk and a TLB flush on every CPU), which
+// halved rest's one-estate filter here until the server ran with
+// GLIBC_TUNABLES=glibc.malloc.trim_threshold raised (rest/README.md).
+func describeServer(ctx context.Context, dsn string) (string, error) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var version, ssl string
+	err = conn.QueryRow(ctx, `select current_setting('server_version'), current_setting('ssl')`).Scan(&version, &ssl)
+	if err != nil {
+		return "", fmt.Errorf("describe the server: %w", err)
+	}
+	return "PostgreSQL " + version + ", ssl " + ssl, nil
 }
 
 func execAdmin(ctx context.Context, dsn, sql string) error {
