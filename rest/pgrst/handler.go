@@ -142,7 +142,8 @@ func (h *Handler) Config() Config { return h.live.Load().Config }
 // ReloadConfig reads the in-database configuration (when Config.DBConfig is
 // set) and puts the result in force for the requests that start after it
 // returns (PostgREST's readInDbConfig, run at start and on NOTIFY pgrst,
-// 'reload config'). On failure the configuration in force stays.
+// 'reload config'). When it changes the exposed schemas it reloads the
+// schema cache first. On failure the configuration in force stays.
 func (h *Handler) ReloadConfig(ctx context.Context) error {
 	if !h.base.DBConfig {
 		return nil
@@ -162,11 +163,18 @@ func (h *Handler) ReloadConfig(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	h.live.Store(lc)
-	if h.cache != nil {
-		// The schema reload that follows loads the exposed schemas.
+	if old := h.live.Load().Schemas; h.cache != nil && !slices.Equal(lc.Schemas, old) {
+		// A newly exposed schema (db_schemas) must be in the snapshot
+		// before the configuration exposing it is in force: otherwise its
+		// requests find no table until a later reload lands, or for good
+		// if that reload fails.
 		h.cache.SetSchemas(lc.Schemas)
+		if err := h.cache.Reload(ctx); err != nil {
+			h.cache.SetSchemas(old)
+			return fmt.Errorf("load the schemas of the new configuration: %w", err)
+		}
 	}
+	h.live.Store(lc)
 	h.log.Info("configuration loaded", "in_database_settings", len(settings))
 	return nil
 }

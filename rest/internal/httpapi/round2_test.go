@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,18 +53,18 @@ func newRound2Stack(t testing.TB, mutate func(*pgrst.Config), setup ...string) (
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	cache := schemacache.NewHolder(pool, round2Schemas, nil)
+	pc := pgrst.Config{Schemas: round2Schemas, ExtraSearchPath: []string{"public", "extensions"}, AnonRole: "anon", MaxRows: 1000,
+		TxEnd: pgrst.TxCommit, SafeUpdate: true, OpenAPIMode: pgrst.OpenAPIFollowPrivileges}
+	if mutate != nil {
+		mutate(&pc)
+	}
+	cache := schemacache.NewHolder(pool, pc.Schemas, nil)
 	if err := cache.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
 	v, err := jwtverify.New(jwtverify.Options{Secret: testSecret})
 	if err != nil {
 		t.Fatal(err)
-	}
-	pc := pgrst.Config{Schemas: round2Schemas, ExtraSearchPath: []string{"public", "extensions"}, AnonRole: "anon", MaxRows: 1000,
-		TxEnd: pgrst.TxCommit, SafeUpdate: true, OpenAPIMode: pgrst.OpenAPIFollowPrivileges}
-	if mutate != nil {
-		mutate(&pc)
 	}
 	log := slog.New(slog.DiscardHandler)
 	h := pgrst.New(pc, pool, cache, v, log)
@@ -212,6 +213,24 @@ func TestRound2InDatabaseConfig(t *testing.T) {
 		if got := h.Config().MaxRows; got != 7 {
 			t.Fatalf("max rows = %d, want the environment's 7", got)
 		}
+	})
+
+	t.Run("db_schemas: a schema it exposes is served once it is in force", func(t *testing.T) {
+		t.Parallel()
+		s, h := newRound2Stack(t, func(c *pgrst.Config) { c.DBConfig, c.Schemas = true, []string{"round2"} },
+			roleSetting("pgrst.db_schemas", "round2, round2_extra"))
+		extra := []string{"Accept-Profile: round2_extra"}
+		s.seq(t, []expect{{name: "not exposed yet", target: "/notes", headers: extra, status: 406, body: `~"code":"PGRST106"`}})
+		// No listener here: the configuration reload must load the new
+		// schema itself before exposing it.
+		if err := h.ReloadConfig(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.Config().Schemas; !slices.Equal(got, round2Schemas) {
+			t.Fatalf("schemas = %v", got)
+		}
+		s.seq(t, []expect{{name: "exposed and loaded", target: "/notes?select=body&order=id", headers: extra, status: 200,
+			body: `[{"body":"first"},{"body":"second"}]`}})
 	})
 
 	t.Run("NOTIFY reload config", func(t *testing.T) {

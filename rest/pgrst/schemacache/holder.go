@@ -69,7 +69,8 @@ func NewHolder(pool *pgxpool.Pool, schemas []string, log *slog.Logger) *Holder {
 }
 
 // SetSchemas changes the schemas the next Reload loads (the in-database
-// db_schemas, read before the reload that follows a configuration reload).
+// db_schemas: the configuration reload sets them and reloads before putting
+// the configuration in force).
 func (h *Holder) SetSchemas(schemas []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -174,7 +175,9 @@ func (h *Holder) listenOnce(ctx context.Context, cfg *pgx.ConnConfig) error {
 			if !h.takeSchemasChanged() {
 				continue
 			}
-			// New exposed schemas (db_schemas): load them now.
+			// Exposed schemas (db_schemas) set but not loaded: the
+			// configuration reload's own schema reload failed, and put
+			// back the old ones. Load them now.
 			if err := h.Reload(ctx); err != nil {
 				h.log.Error("schema cache reload failed", "error", err.Error())
 			}
