@@ -58,8 +58,11 @@ type factorJSON struct {
 	Status           string     `json:"status"`
 	Phone            string     `json:"phone,omitempty"`
 	LastChallengedAt *time.Time `json:"last_challenged_at,omitempty"`
-	CreatedAt        time.Time  `json:"created_at"`
-	UpdatedAt        time.Time  `json:"updated_at"`
+	// WebAuthnAAGUID is GoTrue's web_authn_aaguid: only WebAuthn factors
+	// whose registration named a model carry it.
+	WebAuthnAAGUID *string   `json:"web_authn_aaguid,omitempty"`
+	CreatedAt      time.Time `json:"created_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
 }
 
 // sessionJSON is GoTrue's AccessTokenResponse.
@@ -118,8 +121,12 @@ func (a *API) renderUser(ctx context.Context, q *store.Q, u *store.User) (*userJ
 }
 
 func renderFactor(f *store.Factor) factorJSON {
-	return factorJSON{ID: f.ID, FriendlyName: f.FriendlyName, FactorType: f.FactorType, Status: f.Status, Phone: f.Phone,
+	out := factorJSON{ID: f.ID, FriendlyName: f.FriendlyName, FactorType: f.FactorType, Status: f.Status, Phone: f.Phone,
 		LastChallengedAt: utc(f.LastChallengedAt), CreatedAt: f.CreatedAt.UTC(), UpdatedAt: f.UpdatedAt.UTC()}
+	if f.WebAuthnAAGUID != "" {
+		out.WebAuthnAAGUID = &f.WebAuthnAAGUID
+	}
+	return out
 }
 
 func earliest(a, b *time.Time) *time.Time {

@@ -21,6 +21,9 @@ type softAuthenticator struct {
 	key    *ecdsa.PrivateKey
 	credID []byte
 	count  uint32
+	// aaguid names the authenticator's model; nil sends the all-zero one
+	// ("none").
+	aaguid []byte
 }
 
 func newSoftAuthenticator(t *testing.T) *softAuthenticator {
@@ -82,7 +85,11 @@ func (a *softAuthenticator) authData(rpID string, attested bool) []byte {
 	out := append(h[:], flags)
 	out = binary.BigEndian.AppendUint32(out, a.count)
 	if attested {
-		out = append(out, make([]byte, 16)...) // AAGUID: none
+		aaguid := a.aaguid
+		if aaguid == nil {
+			aaguid = make([]byte, 16)
+		}
+		out = append(out, aaguid...)
 		out = binary.BigEndian.AppendUint16(out, uint16(len(a.credID)))
 		out = append(append(out, a.credID...), a.coseKey()...)
 	}
@@ -150,6 +157,7 @@ func TestMFAWebAuthn(t *testing.T) {
 		t.Fatalf("creation options %v", pk)
 	}
 	auth := newSoftAuthenticator(t)
+	auth.aaguid = []byte{0xea, 0x9b, 0x8d, 0x66, 0x4d, 0x01, 0x1d, 0x21, 0x3c, 0xe4, 0xb6, 0xb4, 0x8c, 0xb5, 0x75, 0xd4}
 	// The wrong ceremony type and a response from another origin fail.
 	wantErr(t, e.do("POST", "/factors/"+fid+"/verify", at, map[string]any{"challenge_id": str(ch, "id"),
 		"webauthn": map[string]any{"type": "request", "credential_response": map[string]any{}}}), 400, "validation_failed")
@@ -160,6 +168,14 @@ func TestMFAWebAuthn(t *testing.T) {
 	claims, err := newAPI(Deps{Config: e.cfg, Store: e.store}).signer.Verify(str(v, "access_token"), time.Now())
 	if err != nil || claims["aal"] != "aal2" || !strings.Contains(toJSON(claims["amr"]), `"mfa/webauthn"`) {
 		t.Fatalf("aal2 claims %v %v", claims, err)
+	}
+
+	// The factor names its authenticator's model, as GoTrue's
+	// web_authn_aaguid does.
+	me := wantOK(t, e.do("GET", "/user", str(v, "access_token"), nil))
+	factors, _ := me["factors"].([]any)
+	if len(factors) != 1 || factors[0].(map[string]any)["web_authn_aaguid"] != "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4" {
+		t.Fatalf("factors %v", me["factors"])
 	}
 
 	// A new sign-in steps up with a request ceremony.

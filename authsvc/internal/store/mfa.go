@@ -19,14 +19,17 @@ type Factor struct {
 	Secret           string
 	Phone            string
 	LastChallengedAt *time.Time
+	// WebAuthnAAGUID names a WebAuthn factor's authenticator model; "" when
+	// none is stored (other factor types, or before registration).
+	WebAuthnAAGUID string
 }
 
 const factorCols = `id::text, user_id::text, coalesce(friendly_name,''), factor_type::text, status::text, created_at, updated_at,
- coalesce(secret,''), coalesce(phone,''), last_challenged_at`
+ coalesce(secret,''), coalesce(phone,''), last_challenged_at, coalesce(web_authn_aaguid::text,'')`
 
 func scanFactor(row pgx.Row) (*Factor, error) {
 	f := &Factor{}
-	err := row.Scan(&f.ID, &f.UserID, &f.FriendlyName, &f.FactorType, &f.Status, &f.CreatedAt, &f.UpdatedAt, &f.Secret, &f.Phone, &f.LastChallengedAt)
+	err := row.Scan(&f.ID, &f.UserID, &f.FriendlyName, &f.FactorType, &f.Status, &f.CreatedAt, &f.UpdatedAt, &f.Secret, &f.Phone, &f.LastChallengedAt, &f.WebAuthnAAGUID)
 	return f, err
 }
 
