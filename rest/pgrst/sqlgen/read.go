@@ -104,6 +104,25 @@ func hoistedItem(h plan.HoistedAgg, col exp.Expression) exp.Expression {
 // likeValue turns PostgREST's * wildcard into %.
 func likeValue(v string) string { return strings.ReplaceAll(v, "*", "%") }
 
+// QuoteLiteral writes s as a string constant of type unknown, as a bound
+// parameter is, so PostgreSQL resolves it the same way. The escape-string
+// form (E'…', backslashes and quotes doubled) reads the same whatever
+// standard_conforming_strings says. s must be valid UTF-8 without NUL
+// (plan.Inlinable): the query text is a C string.
+func QuoteLiteral(s string) string {
+	b := make([]byte, 0, len(s)+3)
+	b = append(b, "E'"...)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', '\'':
+			b = append(b, c, c)
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(append(b, '\''))
+}
+
 var simpleOps = map[string]string{
 	parse.OpNeq: "<>", parse.OpCs: "@>", parse.OpCd: "<@", parse.OpOv: "&&", parse.OpSl: "<<", parse.OpSr: ">>",
 	parse.OpNxr: "&<", parse.OpNxl: "&>", parse.OpAdj: "-|-",
@@ -184,6 +203,13 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	}
 	lhs := field(n, f.Field)
 	e := f.Expr
+	// value is one of the filter's values as the statement carries it: a
+	// parameter, or for a value-sensitive filter a literal in the text,
+	// so the statement kept for this value is planned for it.
+	value := func(v string) any { return v }
+	if plan.ValueSensitive(e.Op) && plan.Inlinable(e) {
+		value = func(v string) any { return goqu.L(QuoteLiteral(v)) }
+	}
 	var lit string
 	if e.Op == parse.OpEq && e.Quant == "" || e.Op == parse.OpNeq {
 		lit = boolLiteral(f.Field, e.Value)
@@ -195,19 +221,20 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	case lit != "":
 		out = goqu.L("? <> "+lit, lhs)
 	case simpleOps[e.Op] != "":
-		out = goqu.L("? "+simpleOps[e.Op]+" ?", lhs, e.Value)
+		out = goqu.L("? "+simpleOps[e.Op]+" ?", lhs, value(e.Value))
 	case quantOps[e.Op] != "":
 		v := e.Value
 		if e.Op == parse.OpLike || e.Op == parse.OpILike {
 			v = likeValue(v)
 		}
+		vv := value(v)
 		switch e.Quant {
 		case "any":
-			out = goqu.L("? "+quantOps[e.Op]+" ANY(?)", lhs, v)
+			out = goqu.L("? "+quantOps[e.Op]+" ANY(?)", lhs, vv)
 		case "all":
-			out = goqu.L("? "+quantOps[e.Op]+" ALL(?)", lhs, v)
+			out = goqu.L("? "+quantOps[e.Op]+" ALL(?)", lhs, vv)
 		default:
-			out = goqu.L("? "+quantOps[e.Op]+" ?", lhs, v)
+			out = goqu.L("? "+quantOps[e.Op]+" ?", lhs, vv)
 		}
 	case e.Op == parse.OpIs:
 		out = goqu.L("? IS "+isVals[e.Is], lhs)
@@ -217,13 +244,13 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 		if len(e.List) == 1 && e.List[0] == "" {
 			out = goqu.L("? = ANY('{}')", lhs)
 		} else {
-			out = goqu.L("? = ANY(?)", lhs, ArrayLiteral(e.List))
+			out = goqu.L("? = ANY(?)", lhs, value(ArrayLiteral(e.List)))
 		}
 	case ftsOps[e.Op] != "":
 		if e.Lang != "" {
-			out = goqu.L("? @@ "+ftsOps[e.Op]+"(?, ?)", lhs, e.Lang, e.Value)
+			out = goqu.L("? @@ "+ftsOps[e.Op]+"(?, ?)", lhs, value(e.Lang), value(e.Value))
 		} else {
-			out = goqu.L("? @@ "+ftsOps[e.Op]+"(?)", lhs, e.Value)
+			out = goqu.L("? @@ "+ftsOps[e.Op]+"(?)", lhs, value(e.Value))
 		}
 	default:
 		out = goqu.L("false")
