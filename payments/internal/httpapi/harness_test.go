@@ -223,6 +223,22 @@ func (e *env) settled(t testing.TB, id string) purchase {
 	}
 }
 
+// callbackAnswered waits until the simulator has recorded how its callback
+// for checkoutID was answered. The purchase settles (and settled returns)
+// when the callback handler commits, a moment before its answer reaches
+// the simulator.
+func (e *env) callbackAnswered(t testing.TB, checkoutID string) darajasim.Transaction {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		tx, ok := e.sim.Transaction(checkoutID)
+		if ok && tx.CallbackStatus != 0 || time.Now().After(deadline) {
+			return tx
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func (e *env) balance(t testing.TB, userID string) int64 {
 	t.Helper()
 	var n int64

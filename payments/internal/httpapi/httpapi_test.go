@@ -57,7 +57,7 @@ func TestBuyWithEachResultCode(t *testing.T) {
 			want := int64(0)
 			if tc.status == "paid" {
 				want = 275
-				tx, _ := e.sim.Transaction(p.CheckoutRequestID)
+				tx := e.callbackAnswered(t, p.CheckoutRequestID)
 				if p.Reference != tx.Receipt || tx.CallbackStatus != http.StatusOK {
 					t.Errorf("reference %q, receipt %q, callback answered %d", p.Reference, tx.Receipt, tx.CallbackStatus)
 				}
