@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -87,19 +89,32 @@ func (p *Process) ExitStatus() string {
 // LogPath is where the process writes its output.
 func (p *Process) LogPath() string { return p.logPath }
 
-// WaitHealthy polls the health URL until it answers 2xx, the process exits,
-// or ctx ends.
+// WaitHealthy polls the health URL until it answers 2xx from this process,
+// the process exits, or ctx ends.
+//
+// An answer alone is not enough: test stacks pick their ports just before
+// starting, so another stack's service can bind a port first. It then
+// answers this process's health checks while this process fails to bind
+// and exits, and the stack would route to a stranger. The listening socket
+// must be this process's own.
 func (p *Process) WaitHealthy(ctx context.Context) error {
 	client := &http.Client{Timeout: time.Second}
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
+	port := urlPort(p.HealthURL)
 	for {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.HealthURL, nil)
 		if resp, err := client.Do(req); err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode/100 == 2 {
-				return nil
+				own, err := p.listensOn(port)
+				if err != nil {
+					return fmt.Errorf("%s: who listens on port %d: %w", p.Name, port, err)
+				}
+				if own {
+					return nil
+				}
 			}
 		}
 		select {
@@ -110,6 +125,28 @@ func (p *Process) WaitHealthy(ctx context.Context) error {
 		case <-tick.C:
 		}
 	}
+}
+
+// listensOn reports whether the process listens on port; true when port is
+// 0 (the health URL names none) and where the system cannot tell.
+func (p *Process) listensOn(port int) (bool, error) {
+	if port == 0 {
+		return true, nil
+	}
+	return listensOn(p.PID(), port)
+}
+
+// urlPort is the port a URL names explicitly, or 0.
+func urlPort(raw string) int {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(u.Port())
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // Stop sends SIGTERM, waits up to grace, then kills the process group.

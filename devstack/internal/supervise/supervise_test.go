@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 		fmt.Println("helper starting")
 		l, err := net.Listen("tcp", os.Getenv("ADDR"))
 		if err != nil {
+			fmt.Println("fatal:", err)
 			os.Exit(3)
 		}
 		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })}
@@ -76,6 +77,81 @@ func TestStartAllReportsACrash(t *testing.T) {
 	_, err := StartAll(context.Background(), []Service{svc}, t.TempDir(), 10*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "exited during start-up") || !strings.Contains(err.Error(), "cannot start") {
 		t.Fatalf("want the crash and its log in the error, got %v", err)
+	}
+}
+
+// A port picked for a test stack can be bound first by another stack's
+// service, which then answers the health check while the child fails to
+// bind: that is a failed start, reported with the child's log, never a
+// healthy service.
+func TestStartAllRefusesAnAnswerFromAnotherProcess(t *testing.T) {
+	t.Parallel()
+	if !canCheckOwner {
+		t.Skip("no /proc: the owner of a port is unknown here")
+	}
+	squatter, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = http.Serve(squatter, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }))
+	}()
+	defer squatter.Close()
+	addr := squatter.Addr().String()
+	svc := Service{Name: "late", Binary: os.Args[0], Env: []string{"SUPERVISE_HELPER=serve", "ADDR=" + addr}, HealthURL: "http://" + addr + "/health"}
+	procs, err := StartAll(context.Background(), []Service{svc}, t.TempDir(), 10*time.Second)
+	if err == nil {
+		StopAll(procs, 5*time.Second)
+		t.Fatal("StartAll took the squatter's answer for the child's")
+	}
+	if !strings.Contains(err.Error(), "exited during start-up") || !strings.Contains(err.Error(), "address already in use") {
+		t.Fatalf("want the failed bind in the error (devstack retries on it), got %v", err)
+	}
+}
+
+func TestListensOn(t *testing.T) {
+	t.Parallel()
+	if !canCheckOwner {
+		t.Skip("no /proc: the owner of a port is unknown here")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	listening := ln.Addr().(*net.TCPAddr).Port
+	// A connected socket on the listener's port is not a listener: only the
+	// listening socket counts.
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	client := conn.LocalAddr().(*net.TCPAddr).Port
+	free := freeAddr(t)
+	_, freePort, _ := net.SplitHostPort(free)
+	unused, _ := strconv.Atoi(freePort)
+
+	for _, tc := range []struct {
+		name string
+		pid  int
+		port int
+		want bool
+	}{
+		{"our listener", os.Getpid(), listening, true},
+		{"our listener, another process", os.Getppid(), listening, false},
+		{"the client end of a connection", os.Getpid(), client, false},
+		{"a port nobody listens on", os.Getpid(), unused, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := listensOn(tc.pid, tc.port)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("listensOn(%d, %d) = %v, want %v", tc.pid, tc.port, got, tc.want)
+			}
+		})
 	}
 }
 
