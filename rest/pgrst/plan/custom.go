@@ -31,7 +31,7 @@ func CustomPlan(where []Logic) bool {
 }
 
 func customLogic(l *Logic) bool {
-	if l.Filter != nil && l.Filter.NullEmbed == "" && ValueSensitive(l.Filter.Expr.Op) && !Inlinable(l.Filter.Expr) {
+	if l.Filter != nil && l.Filter.NullEmbed == "" && ValueSensitive(l.Filter.Expr.Op) && !Inlined(l.Filter.Expr) {
 		return true
 	}
 	return CustomPlan(l.Children)
@@ -65,6 +65,11 @@ func Inlinable(e parse.OpExpr) bool {
 	}
 	return ok && n <= MaxInlined
 }
+
+// Inlined reports whether sqlgen writes e's values into the statement's
+// text rather than binding them: a value-sensitive filter whose values can
+// be (ValueSensitive, Inlinable).
+func Inlined(e parse.OpExpr) bool { return ValueSensitive(e.Op) && Inlinable(e) }
 
 func inlinableText(s string) bool {
 	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0

@@ -70,3 +70,25 @@ func TestInlinable(t *testing.T) {
 		})
 	}
 }
+
+func TestInlined(t *testing.T) {
+	tests := []struct {
+		name string
+		e    parse.OpExpr
+		want bool
+	}{
+		{"ilike", parse.OpExpr{Op: parse.OpILike, Value: "*kilimani*"}, true},
+		{"fts", parse.OpExpr{Op: parse.OpFts, Value: "nyumba"}, true},
+		{"in", parse.OpExpr{Op: parse.OpIn, List: []string{"1", "2"}}, true},
+		{"eq stays bound", parse.OpExpr{Op: parse.OpEq, Value: "1"}, false},
+		{"is stays bound", parse.OpExpr{Op: parse.OpIs, Value: "null"}, false},
+		{"ilike with a NUL stays bound", parse.OpExpr{Op: parse.OpILike, Value: "a\x00"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Inlined(tt.e); got != tt.want {
+				t.Errorf("Inlined(%+v) = %v, want %v", tt.e, got, tt.want)
+			}
+		})
+	}
+}

@@ -207,7 +207,7 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	// parameter, or for a value-sensitive filter a literal in the text,
 	// so the statement kept for this value is planned for it.
 	value := func(v string) any { return v }
-	if plan.ValueSensitive(e.Op) && plan.Inlinable(e) {
+	if plan.Inlined(e) {
 		value = func(v string) any { return goqu.L(QuoteLiteral(v)) }
 	}
 	var lit string
