@@ -35,9 +35,6 @@ type Holder struct {
 	reloaded chan struct{}
 	onChange func()
 	onConfig func(ctx context.Context) error
-	// schemasChanged is set when a configuration reload changed the
-	// exposed schemas: the cache must be reloaded for them.
-	schemasChanged bool
 }
 
 // OnConfigReload registers f to read the configuration: Listen calls it
@@ -74,19 +71,7 @@ func NewHolder(pool *pgxpool.Pool, schemas []string, log *slog.Logger) *Holder {
 func (h *Holder) SetSchemas(schemas []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !slices.Equal(h.schemas, schemas) {
-		h.schemas = slices.Clone(schemas)
-		h.schemasChanged = true
-	}
-}
-
-// takeSchemasChanged reports (once) that SetSchemas changed the schemas.
-func (h *Holder) takeSchemasChanged() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	changed := h.schemasChanged
-	h.schemasChanged = false
-	return changed
+	h.schemas = slices.Clone(schemas)
 }
 
 // Get returns the current snapshot, nil before the first successful load.
@@ -107,7 +92,6 @@ func (h *Holder) Reloaded() <-chan struct{} {
 func (h *Holder) Reload(ctx context.Context) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.schemasChanged = false
 	start := time.Now()
 	var c *Cache
 	err := pgx.BeginTxFunc(ctx, h.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
@@ -171,16 +155,9 @@ func (h *Holder) listenOnce(ctx context.Context, cfg *pgx.ConnConfig) error {
 			return fmt.Errorf("wait for notification: %w", err)
 		}
 		if n.Payload == ReloadConfigPayload {
+			// A reload that changes the exposed schemas (db_schemas) loads
+			// them itself before the configuration is in force.
 			h.reloadConfig(ctx)
-			if !h.takeSchemasChanged() {
-				continue
-			}
-			// Exposed schemas (db_schemas) set but not loaded: the
-			// configuration reload's own schema reload failed, and put
-			// back the old ones. Load them now.
-			if err := h.Reload(ctx); err != nil {
-				h.log.Error("schema cache reload failed", "error", err.Error())
-			}
 			continue
 		}
 		if n.Payload != ReloadPayload && n.Payload != "" {
