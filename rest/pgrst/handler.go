@@ -111,7 +111,7 @@ func newLiveConfig(cfg Config) *liveConfig {
 	anon := &auth{role: cfg.AnonRole, claims: []byte(`{"role":` + strconv.Quote(cfg.AnonRole) + `}`)}
 	paths := make(map[string]string, len(cfg.Schemas))
 	for _, s := range cfg.Schemas {
-		paths[s] = searchPath(s, cfg.ExtraSearchPath)
+		paths[s] = SearchPath(s, cfg.ExtraSearchPath)
 	}
 	lc := &liveConfig{Config: cfg, anonAuth: anon, searchPaths: paths, jwts: &jwtCache{}}
 	if cfg.JWTRoleClaimKey != "" && cfg.JWTRoleClaimKey != defaultRoleClaimKey {
@@ -195,9 +195,9 @@ func liveFromDB(base Config, settings map[string]string) (*liveConfig, error) {
 	return lc, nil
 }
 
-// searchPath is the search_path of a request on schema: the schema, then
+// SearchPath is the search_path of a request on schema: the schema, then
 // the extra ones, each quoted.
-func searchPath(schema string, extra []string) string {
+func SearchPath(schema string, extra []string) string {
 	var b strings.Builder
 	for i, s := range append([]string{schema}, extra...) {
 		if i > 0 {
@@ -440,30 +440,66 @@ func (x *call) table() (*schemacache.Table, error) {
 func (x *call) preamble(readOnly bool, extra [][2]string) sqlgen.Query {
 	sp, ok := x.cfg.searchPaths[x.req.Schema]
 	if !ok {
-		sp = searchPath(x.req.Schema, x.cfg.ExtraSearchPath)
+		sp = SearchPath(x.req.Schema, x.cfg.ExtraSearchPath)
 	}
-	roleSettings := x.c.RoleSettings(x.a.role)
+	p := Preamble{
+		SearchPath:   sp,
+		Role:         x.a.role,
+		Claims:       x.a.claims,
+		Sub:          x.a.sub,
+		Method:       x.req.Method,
+		Path:         x.req.Path,
+		Headers:      x.r.Headers,
+		RoleSettings: x.c.RoleSettings(x.a.role),
+		Timezone:     x.req.Prefs.Timezone,
+		Extra:        extra,
+		ReadOnly:     readOnly,
+	}
+	return p.Query()
+}
+
+// Preamble is what a request's transaction sets before its statement, as
+// PostgREST sets it: the search path and role, the request.* settings a
+// policy or function reads, the settings ALTER ROLE … SET gave the role
+// (SET ROLE does not apply them), the Prefer timezone, and a read-only
+// transaction for reads. cmd/restbench's floor-tx sends the same.
+type Preamble struct {
+	SearchPath   string // quoted, as SearchPath writes it
+	Role         string
+	Claims       []byte // the JWT's claims as JSON
+	Sub          string
+	Method       string
+	Path         string
+	Headers      [][2]string // as the request carries them (request.headers and request.cookies)
+	RoleSettings [][2]string // schemacache.Cache.RoleSettings(Role)
+	Timezone     string      // Prefer: timezone=…, or ""
+	Extra        [][2]string // after all the others (a function's SET, say)
+	ReadOnly     bool
+}
+
+// Query is the preamble's set_config statement.
+func (p *Preamble) Query() sqlgen.Query {
 	var s sqlgen.Settings
-	s.Grow(12+len(roleSettings)+len(extra), 256+len(x.a.claims)+len(x.req.Path)+headersSize(x.r.Headers))
-	s.Add("search_path", sp)
-	s.Add("role", x.a.role)
-	s.AddFunc("request.jwt.claims", func(b []byte) []byte { return append(b, x.a.claims...) })
-	s.Add("request.jwt.claim.sub", x.a.sub)
-	s.Add("request.jwt.claim.role", x.a.role)
-	s.Add("request.method", x.req.Method)
-	s.Add("request.path", x.req.Path)
-	s.AddFunc("request.headers", func(b []byte) []byte { return appendHeadersJSON(b, x.r.Headers) })
-	s.AddFunc("request.cookies", func(b []byte) []byte { return appendCookiesJSON(b, x.r.Headers) })
-	for _, kv := range roleSettings {
+	s.Grow(12+len(p.RoleSettings)+len(p.Extra), 256+len(p.Claims)+len(p.Path)+headersSize(p.Headers))
+	s.Add("search_path", p.SearchPath)
+	s.Add("role", p.Role)
+	s.AddFunc("request.jwt.claims", func(b []byte) []byte { return append(b, p.Claims...) })
+	s.Add("request.jwt.claim.sub", p.Sub)
+	s.Add("request.jwt.claim.role", p.Role)
+	s.Add("request.method", p.Method)
+	s.Add("request.path", p.Path)
+	s.AddFunc("request.headers", func(b []byte) []byte { return appendHeadersJSON(b, p.Headers) })
+	s.AddFunc("request.cookies", func(b []byte) []byte { return appendCookiesJSON(b, p.Headers) })
+	for _, kv := range p.RoleSettings {
 		s.Add(kv[0], kv[1])
 	}
-	if tz := x.req.Prefs.Timezone; tz != "" {
-		s.Add("timezone", tz)
+	if p.Timezone != "" {
+		s.Add("timezone", p.Timezone)
 	}
-	for _, kv := range extra {
+	for _, kv := range p.Extra {
 		s.Add(kv[0], kv[1])
 	}
-	if readOnly {
+	if p.ReadOnly {
 		s.Add(exec.ReadOnlySetting[0], exec.ReadOnlySetting[1])
 	}
 	return s.Query()

@@ -55,10 +55,14 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/jwtverify"
 	"github.com/kejanest/kejanest/platform/lifecycle"
 	"github.com/kejanest/kejanest/platform/pgtest"
+	"github.com/kejanest/kejanest/rest/internal/config"
+	"github.com/kejanest/kejanest/rest/pgrst"
 	"github.com/kejanest/kejanest/rest/pgrst/exec"
+	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
 	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
 )
 
@@ -385,7 +389,8 @@ func run(o options) error {
 			continue
 		}
 		url, stop, err := startChild(ctx, self, "/health", func(addr string) ([]string, []string) {
-			return []string{floorCommand, "-addr", addr, "-db", authenticator, "-pool", fmt.Sprint(o.pool), "-tx=" + fmt.Sprint(s == "floor-tx")}, nil
+			// rest's environment: floor-tx reads rest's configuration from it.
+			return []string{floorCommand, "-addr", addr, "-db", authenticator, "-pool", fmt.Sprint(o.pool), "-tx=" + fmt.Sprint(s == "floor-tx")}, pgrstEnv
 		})
 		if err != nil {
 			return fmt.Errorf("start %s: %w", s, err)
@@ -798,9 +803,9 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32, tx 
 		return nil, nil, err
 	}
 	closePools := func() { anon.Close(); user.Close() }
-	var roleSettings map[string][][2]string
+	var pre *preambleSource
 	if tx {
-		if roleSettings, err = readRoleSettings(ctx, anon); err != nil {
+		if pre, err = newPreambleSource(ctx, authenticator); err != nil {
 			closePools()
 			return nil, nil, err
 		}
@@ -826,9 +831,9 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32, tx 
 			if !tx {
 				return pool.QueryRow(r.Context(), sql, sc.args...).Scan(dest...)
 			}
-			pre := txPreamble(sc, role, roleSettings[role], r.Header)
+			q := pre.query(sc, role, r.Header)
 			b := &pgx.Batch{}
-			b.Queue(pre.SQL, pre.Args...)
+			b.Queue(q.SQL, q.Args...)
 			b.Queue(sql, sc.args...).QueryRow(func(row pgx.Row) error { return row.Scan(dest...) })
 			return pool.SendBatch(r.Context(), b).Close()
 		}
@@ -860,71 +865,63 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32, tx 
 	return mux, closePools, nil
 }
 
-// readRoleSettings reads what ALTER ROLE … SET gave anon and
-// authenticated in this database (or every database): rest applies them
-// in its preamble, since SET ROLE does not.
-func readRoleSettings(ctx context.Context, pool *pgxpool.Pool) (map[string][][2]string, error) {
-	rows, err := pool.Query(ctx, `select r.rolname, c from pg_catalog.pg_db_role_setting s
-		join pg_catalog.pg_roles r on r.oid = s.setrole, unnest(s.setconfig) c
-		where r.rolname in ('anon', 'authenticated')
-		  and s.setdatabase in (0, (select oid from pg_catalog.pg_database where datname = current_database()))
-		order by r.rolname, s.setdatabase, c`)
-	if err != nil {
-		return nil, fmt.Errorf("read role settings: %w", err)
-	}
-	out := map[string][][2]string{}
-	for rows.Next() {
-		var role, kv string
-		if err := rows.Scan(&role, &kv); err != nil {
-			return nil, err
-		}
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			out[role] = append(out[role], [2]string{k, v})
-		}
-	}
-	return out, rows.Err()
+// preambleSource builds floor-tx's preamble as rest builds its own
+// (pgrst.Preamble): from rest's configuration, read from the PGRST_*
+// environment the floor is started with, and the role settings of rest's
+// schema cache.
+type preambleSource struct {
+	searchPath string
+	cache      *schemacache.Cache
 }
 
-// txPreamble is the preamble rest sends before sc's statement
-// (pgrst.call.preamble), built by rest's own sqlgen.Settings: the same
-// statement, the same settings in the same order, with values of the same
-// size (the floor-tx request carries the headers rest's does).
-func txPreamble(sc scenario, role string, roleSettings [][2]string, h http.Header) sqlgen.Query {
+func newPreambleSource(ctx context.Context, authenticator string) (*preambleSource, error) {
+	cfg, err := config.Load(envconf.New())
+	if err != nil {
+		return nil, fmt.Errorf("rest's configuration: %w", err)
+	}
+	conn, err := pgx.Connect(ctx, authenticator)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var cache *schemacache.Cache
+	err = pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var err error
+		cache, err = schemacache.Load(ctx, tx, cfg.DBSchemas)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &preambleSource{searchPath: pgrst.SearchPath(cfg.DBSchemas[0], cfg.DBExtraSearchPath), cache: cache}, nil
+}
+
+// query is the preamble rest sends before sc's statement as role, with
+// values of the same size (the floor-tx request carries the headers
+// rest's does). The board's function is stable, so rest reads it
+// read-only too.
+func (s *preambleSource) query(sc scenario, role string, h http.Header) sqlgen.Query {
 	sub := ""
 	if sc.user {
 		sub = benchUser
 	}
 	claims, _ := json.Marshal(map[string]string{"role": role, "sub": sub, "iss": "restbench"})
-	headers := map[string]string{}
+	headers := make([][2]string, 0, len(h))
 	for k, vs := range h {
-		headers[strings.ToLower(k)] = vs[0]
+		for _, v := range vs {
+			headers = append(headers, [2]string{k, v})
+		}
 	}
-	headersJSON, _ := json.Marshal(headers)
-	method, readOnly := http.MethodGet, true
+	method := http.MethodGet
 	if sc.body != "" {
-		// The board's function is stable, so rest reads it read-only too.
 		method = http.MethodPost
 	}
 	path, _, _ := strings.Cut(sc.rest, "?")
-	var s sqlgen.Settings
-	s.Add("search_path", `"public", "public", "extensions"`)
-	s.Add("role", role)
-	s.Add("request.jwt.claims", string(claims))
-	s.Add("request.jwt.claim.sub", sub)
-	s.Add("request.jwt.claim.role", role)
-	s.Add("request.method", method)
-	s.Add("request.path", path)
-	s.Add("request.headers", string(headersJSON))
-	s.Add("request.cookies", "{}")
-	for _, kv := range roleSettings {
-		s.Add(kv[0], kv[1])
-	}
-	if readOnly {
-		s.Add(exec.ReadOnlySetting[0], exec.ReadOnlySetting[1])
-	}
-	q := s.Query()
-	for _, p := range q.Params {
-		q.Args = append(q.Args, string(p))
+	p := pgrst.Preamble{SearchPath: s.searchPath, Role: role, Claims: claims, Sub: sub, Method: method, Path: path,
+		Headers: headers, RoleSettings: s.cache.RoleSettings(role), ReadOnly: true}
+	q := p.Query()
+	for _, v := range q.Params {
+		q.Args = append(q.Args, string(v))
 	}
 	return q
 }
