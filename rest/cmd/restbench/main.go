@@ -93,11 +93,49 @@ type scenario struct {
 	// user sends the request as the seeded user (signed in) rather than
 	// as anon; the floor's connections are that user too.
 	user bool
+	// words makes each request ask for another word of the seed's rarest
+	// tier (k1000:* … k9999:*, in turn; each matches one word of one
+	// listing in 10,000, as the rare word does): searches where a value
+	// seldom repeats, as when many users type many words. wordMark in rest
+	// stands for the word, and the floor gets it as its first argument.
+	words bool
 	// floorEstimate, for count=estimated: the floor's SQL returns the body
 	// and the count of up to estimateAbove + 1 rows, and above
 	// estimateAbove the floor runs this EXPLAIN (with args) as well, as any
 	// server answering the planner's estimate must.
 	floorEstimate string
+}
+
+// wordMark is where a words scenario's rest URL takes the word.
+const wordMark = "{word}"
+
+// firstWord and tailWords are the words of the seed's rarest tier a words
+// scenario takes in turn: k1000 … k9999, four digits, so that a prefix
+// search (k1234:*) matches that word alone (k1:* would match 1,111).
+const (
+	firstWord = 1000
+	tailWords = 9000
+)
+
+// word is the word a words scenario's n-th request asks for, or "".
+func (sc scenario) word(n uint64) string {
+	if !sc.words {
+		return ""
+	}
+	return fmt.Sprintf("k%d:*", firstWord+n%tailWords)
+}
+
+// restPath is sc's rest URL (path and query) for word.
+func (sc scenario) restPath(word string) string {
+	return strings.Replace(sc.rest, wordMark, word, 1)
+}
+
+// floorArgs are the floor's parameters for word.
+func (sc scenario) floorArgs(word string) []any {
+	if !sc.words {
+		return sc.args
+	}
+	return append([]any{word}, sc.args[1:]...)
 }
 
 // estimateAbove is rest's max-rows, the line count=estimated draws.
@@ -180,6 +218,15 @@ var scenarios = []scenario{
 		floorEstimate: countExplain(`search @@ to_tsquery('english', $1)`),
 		args:          []any{"k4242:*"},
 		prefer:        "count=estimated",
+	},
+	{
+		name:          "app search, many rare words",
+		rest:          "/properties?select=" + appColumns + "&is_active=eq.true&search=fts(english)." + wordMark + "&order=created_at.desc&offset=0&limit=12",
+		floor:         appPageEstimated(`search @@ to_tsquery('english', $1)`),
+		floorEstimate: countExplain(`search @@ to_tsquery('english', $1)`),
+		args:          []any{"k1000:*"},
+		prefer:        "count=estimated",
+		words:         true,
 	},
 	{
 		name:          "app search, estate word",
@@ -470,9 +517,9 @@ func run(o options) error {
 	// through is what supabase-js sends from the app in a browser, through
 	// either gateway: the anon key as apikey, the bearer, the profile, its
 	// client info, and the page's origin (so CORS headers are added).
-	through := func(server string) func(scenario) *http.Request {
-		return func(sc scenario) *http.Request {
-			r := newRequest(sc, gatewayURLs[server]+"/rest/v1"+sc.rest)
+	through := func(server string) func(scenario, string) *http.Request {
+		return func(sc scenario, word string) *http.Request {
+			r := newRequest(sc, gatewayURLs[server]+"/rest/v1"+sc.restPath(word))
 			r.Header.Set("apikey", anonKey)
 			r.Header.Set("Authorization", "Bearer "+bearer(sc))
 			r.Header.Set("Accept-Profile", "public")
@@ -486,19 +533,20 @@ func run(o options) error {
 	}
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.conns, MaxConnsPerHost: o.conns, DisableCompression: true}, Timeout: 10 * time.Second}
-	request := map[string]func(scenario) *http.Request{
-		"floor": func(sc scenario) *http.Request {
-			r, _ := http.NewRequest("GET", floorURLs["floor"]+"/?q="+url.QueryEscape(sc.name), nil)
+	// Each builds a request for sc with word (see scenario.words).
+	request := map[string]func(sc scenario, word string) *http.Request{
+		"floor": func(sc scenario, word string) *http.Request {
+			r, _ := http.NewRequest("GET", floorURLs["floor"]+"/?q="+url.QueryEscape(sc.name)+"&w="+url.QueryEscape(word), nil)
 			return r
 		},
 		// floor-tx gets rest's headers: its preamble carries them.
-		"floor-tx": func(sc scenario) *http.Request {
-			r, _ := http.NewRequest("GET", floorURLs["floor-tx"]+"/?q="+url.QueryEscape(sc.name), nil)
+		"floor-tx": func(sc scenario, word string) *http.Request {
+			r, _ := http.NewRequest("GET", floorURLs["floor-tx"]+"/?q="+url.QueryEscape(sc.name)+"&w="+url.QueryEscape(word), nil)
 			forwarded(sc, r)
 			return r
 		},
-		"rest": func(sc scenario) *http.Request {
-			r := newRequest(sc, restURL+sc.rest)
+		"rest": func(sc scenario, word string) *http.Request {
+			r := newRequest(sc, restURL+sc.restPath(word))
 			forwarded(sc, r)
 			return r
 		},
@@ -524,6 +572,9 @@ func run(o options) error {
 		}
 		pooled := map[string]result{}
 		ratios := map[string][]float64{}
+		// A words scenario's requests go on through its words across
+		// rounds and servers, so none repeats before all have been asked.
+		var seq atomic.Uint64
 		slice := o.duration / time.Duration(o.rounds)
 		for i := range o.rounds {
 			w := o.warmup
@@ -538,7 +589,7 @@ func run(o options) error {
 			}
 			round := map[string]result{}
 			for _, s := range order {
-				newReq := func() *http.Request { return request[s](sc) }
+				newReq := func() *http.Request { return request[s](sc, sc.word(seq.Add(1))) }
 				round[s] = load(client, newReq, o.conns, w, slice, o.maxReqs)
 			}
 			f := round["floor"]
@@ -583,11 +634,11 @@ func run(o options) error {
 // answers sc with the floor's bytes and total count (or, without the floor,
 // rest's): a server that answered differently would be measured doing
 // other work.
-func sameBodies(c *http.Client, sc scenario, measured []string, request map[string]func(scenario) *http.Request) error {
+func sameBodies(c *http.Client, sc scenario, measured []string, request map[string]func(scenario, string) *http.Request) error {
 	var want answer
 	var from string
 	for _, s := range measured {
-		a, err := fetch(c, request[s](sc))
+		a, err := fetch(c, request[s](sc, sc.word(0)))
 		if err != nil {
 			return fmt.Errorf("%s via %s: %w", sc.name, s, err)
 		}
@@ -826,15 +877,16 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32, tx 
 		if sc.user {
 			pool, role = user, "authenticated"
 		}
+		args := sc.floorArgs(r.URL.Query().Get("w"))
 		// row runs one statement, after the preamble with tx.
 		row := func(sql string, dest ...any) error {
 			if !tx {
-				return pool.QueryRow(r.Context(), sql, sc.args...).Scan(dest...)
+				return pool.QueryRow(r.Context(), sql, args...).Scan(dest...)
 			}
 			q := pre.query(sc, role, r.Header)
 			b := &pgx.Batch{}
 			b.Queue(q.SQL, q.Args...)
-			b.Queue(sql, sc.args...).QueryRow(func(row pgx.Row) error { return row.Scan(dest...) })
+			b.Queue(sql, args...).QueryRow(func(row pgx.Row) error { return row.Scan(dest...) })
 			return pool.SendBatch(r.Context(), b).Close()
 		}
 		var body []byte

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -69,8 +70,8 @@ func TestSameBodies(t *testing.T) {
 		return s.URL
 	}
 	same, other, failing := serve(`[{"id":1}]`, 200), serve(`[{"id":2}]`, 200), serve(`{"code":"PGRST100"}`, 400)
-	get := func(u string) func(scenario) *http.Request {
-		return func(scenario) *http.Request { r, _ := http.NewRequest("GET", u, nil); return r }
+	get := func(u string) func(scenario, string) *http.Request {
+		return func(scenario, string) *http.Request { r, _ := http.NewRequest("GET", u, nil); return r }
 	}
 	cases := []struct {
 		name    string
@@ -86,7 +87,7 @@ func TestSameBodies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var measured []string
-			request := map[string]func(scenario) *http.Request{}
+			request := map[string]func(scenario, string) *http.Request{}
 			for _, s := range servers {
 				if u, ok := tc.urls[s]; ok {
 					measured = append(measured, s)
@@ -99,6 +100,40 @@ func TestSameBodies(t *testing.T) {
 				t.Fatalf("unexpected error: %v", err)
 			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
 				t.Fatalf("error = %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestScenarioWords(t *testing.T) {
+	t.Parallel()
+	typed := scenario{rest: "/t?search=fts." + wordMark + "&limit=12", args: []any{"k1000:*", 12}, words: true}
+	fixed := scenario{rest: "/t?search=fts.kilim:*", args: []any{"kilim:*"}}
+	cases := []struct {
+		name     string
+		sc       scenario
+		n        uint64
+		wantWord string
+		wantPath string
+		wantArgs []any
+	}{
+		{"first word", typed, 0, "k1000:*", "/t?search=fts.k1000:*&limit=12", []any{"k1000:*", 12}},
+		{"another word", typed, 3242, "k4242:*", "/t?search=fts.k4242:*&limit=12", []any{"k4242:*", 12}},
+		{"the last word", typed, tailWords - 1, "k9999:*", "/t?search=fts.k9999:*&limit=12", []any{"k9999:*", 12}},
+		{"the tail wraps", typed, tailWords + 7, "k1007:*", "/t?search=fts.k1007:*&limit=12", []any{"k1007:*", 12}},
+		{"a fixed scenario keeps its own", fixed, 99, "", "/t?search=fts.kilim:*", []any{"kilim:*"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := tc.sc.word(tc.n)
+			if w != tc.wantWord {
+				t.Errorf("word(%d) = %q, want %q", tc.n, w, tc.wantWord)
+			}
+			if got := tc.sc.restPath(w); got != tc.wantPath {
+				t.Errorf("restPath = %q, want %q", got, tc.wantPath)
+			}
+			if got := tc.sc.floorArgs(w); !reflect.DeepEqual(got, tc.wantArgs) {
+				t.Errorf("floorArgs = %v, want %v", got, tc.wantArgs)
 			}
 		})
 	}
