@@ -78,6 +78,9 @@ type Handler struct {
 	jwt   *jwtverify.Verifier
 	log   *slog.Logger
 	reads readCache
+	// seen has value-sensitive filter values written into statements
+	// once they repeat (plan.Sightings).
+	seen *plan.Sightings
 	// reloadMu serializes ReloadConfig.
 	reloadMu sync.Mutex
 }
@@ -130,7 +133,7 @@ func New(cfg Config, pool *pgxpool.Pool, cache *schemacache.Holder, jwt *jwtveri
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &Handler{base: cfg, pool: pool, cache: cache, jwt: jwt, log: log}
+	h := &Handler{base: cfg, pool: pool, cache: cache, jwt: jwt, log: log, seen: plan.NewSightings()}
 	h.live.Store(newLiveConfig(cfg))
 	return h
 }
@@ -528,7 +531,7 @@ func (x *call) txRollback() (rollback, applied bool) {
 }
 
 func (x *call) planOptions() plan.Options {
-	return plan.Options{MaxRows: x.cfg.MaxRows, Aggregates: x.cfg.Aggregates}
+	return plan.Options{MaxRows: x.cfg.MaxRows, Aggregates: x.cfg.Aggregates, Seen: x.h.seen}
 }
 
 func (x *call) run(tx exec.Tx) (*exec.Result, error) {
@@ -629,7 +632,9 @@ func (x *call) read() (*Response, error) {
 	}
 	e := &readEntry{snapshot: x.c, cfg: x.cfg, req: x.req, mt: mt, root: root, main: main.Encoded(), planned: planned,
 		location: contentLocation(x.req.Resource, x.r.RawQuery), customPlan: root.CustomPlan(), estimate: estimate}
-	x.h.reads.put(x.key, e)
+	if !root.Unseen {
+		x.h.reads.put(x.key, e)
+	}
 	return x.runRead(e)
 }
 

@@ -30,7 +30,7 @@ func (x *call) mutate() (*Response, error) {
 		// (x.negotiate notes it); any other Accept goes unread.
 		_, _ = x.negotiate()
 	}
-	m, err := plan.Mutate(x.c, t, x.req, plan.MutateOptions{SafeUpdate: x.cfg.SafeUpdate})
+	m, err := plan.Mutate(x.c, t, x.req, plan.MutateOptions{SafeUpdate: x.cfg.SafeUpdate, Seen: x.h.seen})
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,10 @@ import (
 // guesses full-text search, patterns, ranges, lists and containment with
 // a fixed fraction, so one planned for a common word walks an index over
 // most of the table for a rare one. sqlgen writes such a value into the
-// statement's text when it can (Inlinable), which gives every value its
-// own kept statement, planned once for it; only a value it cannot write
-// there (a NUL, invalid UTF-8, more than MaxInlined bytes) is bound and
-// needs a custom plan on every execution. Equality and is are left to
+// statement's text when the planner marked it so (Filter.Inline: it can
+// be written, and it repeats), which gives the value its own kept
+// statement, planned once for it; any other value is bound and needs a
+// custom plan on every execution. Equality and is are left to
 // PostgreSQL: their generic estimate is the column's average frequency,
 // and auto mode keeps custom plans where the value changes the cost (a
 // partial index's predicate).
@@ -31,7 +31,7 @@ func CustomPlan(where []Logic) bool {
 }
 
 func customLogic(l *Logic) bool {
-	if l.Filter != nil && l.Filter.NullEmbed == "" && ValueSensitive(l.Filter.Expr.Op) && !Inlined(l.Filter.Expr) {
+	if l.Filter != nil && l.Filter.NullEmbed == "" && ValueSensitive(l.Filter.Expr.Op) && !l.Filter.Inline {
 		return true
 	}
 	return CustomPlan(l.Children)
@@ -65,11 +65,6 @@ func Inlinable(e parse.OpExpr) bool {
 	}
 	return ok && n <= MaxInlined
 }
-
-// Inlined reports whether sqlgen writes e's values into the statement's
-// text rather than binding them: a value-sensitive filter whose values can
-// be (ValueSensitive, Inlinable).
-func Inlined(e parse.OpExpr) bool { return ValueSensitive(e.Op) && Inlinable(e) }
 
 func inlinableText(s string) bool {
 	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0

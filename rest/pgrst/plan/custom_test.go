@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -8,11 +9,15 @@ import (
 )
 
 func TestCustomPlan(t *testing.T) {
-	f := func(op string) Logic { return Logic{Filter: &Filter{Expr: parse.OpExpr{Op: op, Value: "x"}}} }
-	// bound is a value-sensitive filter whose value cannot be written
-	// into the statement, so it is bound and planned on every execution.
+	// f is a filter the planner marked as it marks them: value-sensitive
+	// ones written into the statement (Filter.Inline).
+	f := func(op string) Logic {
+		return Logic{Filter: &Filter{Expr: parse.OpExpr{Op: op, Value: "x"}, Inline: ValueSensitive(op)}}
+	}
+	// bound is a value-sensitive filter whose value is bound (it cannot be
+	// written, or has not repeated), so it is planned on every execution.
 	bound := func(op string) Logic {
-		return Logic{Filter: &Filter{Expr: parse.OpExpr{Op: op, Value: "nul\x00byte"}}}
+		return Logic{Filter: &Filter{Expr: parse.OpExpr{Op: op, Value: "x"}}}
 	}
 	tests := []struct {
 		name string
@@ -23,8 +28,9 @@ func TestCustomPlan(t *testing.T) {
 		{"equalities and is", &ReadPlan{Where: []Logic{f(parse.OpEq), f(parse.OpNeq), f(parse.OpIs), f(parse.OpIsDistinct)}}, false},
 		{"full-text search, written into the statement", &ReadPlan{Where: []Logic{f(parse.OpEq), f(parse.OpFts)}}, false},
 		{"pattern, range, list, written", &ReadPlan{Where: []Logic{f(parse.OpILike), f(parse.OpGte),
-			{Filter: &Filter{Expr: parse.OpExpr{Op: parse.OpIn, List: []string{"a", "b"}}}}}}, false},
+			{Filter: &Filter{Expr: parse.OpExpr{Op: parse.OpIn, List: []string{"a", "b"}}, Inline: true}}}}, false},
 		{"full-text search, bound", &ReadPlan{Where: []Logic{f(parse.OpEq), bound(parse.OpFts)}}, true},
+		{"equality, not marked", &ReadPlan{Where: []Logic{bound(parse.OpEq)}}, false},
 		{"pattern, bound", &ReadPlan{Where: []Logic{bound(parse.OpILike)}}, true},
 		{"list too long to write", &ReadPlan{Where: []Logic{{Filter: &Filter{Expr: parse.OpExpr{Op: parse.OpIn,
 			List: []string{strings.Repeat("a", MaxInlined)}}}}}}, true},
@@ -71,24 +77,58 @@ func TestInlinable(t *testing.T) {
 	}
 }
 
-func TestInlined(t *testing.T) {
-	tests := []struct {
-		name string
-		e    parse.OpExpr
-		want bool
+func TestSightings(t *testing.T) {
+	s := NewSightings()
+	ilike := func(v string) parse.OpExpr { return parse.OpExpr{Op: parse.OpILike, Value: v} }
+	steps := []struct {
+		name                  string
+		schema, table, column string
+		e                     parse.OpExpr
+		want                  bool
 	}{
-		{"ilike", parse.OpExpr{Op: parse.OpILike, Value: "*kilimani*"}, true},
-		{"fts", parse.OpExpr{Op: parse.OpFts, Value: "nyumba"}, true},
-		{"in", parse.OpExpr{Op: parse.OpIn, List: []string{"1", "2"}}, true},
-		{"eq stays bound", parse.OpExpr{Op: parse.OpEq, Value: "1"}, false},
-		{"is stays bound", parse.OpExpr{Op: parse.OpIs, Value: "null"}, false},
-		{"ilike with a NUL stays bound", parse.OpExpr{Op: parse.OpILike, Value: "a\x00"}, false},
+		{"first asked", "public", "properties", "location", ilike("*kilimani*"), false},
+		{"asked again", "public", "properties", "location", ilike("*kilimani*"), true},
+		{"and again", "public", "properties", "location", ilike("*kilimani*"), true},
+		{"another value", "public", "properties", "location", ilike("*westlands*"), false},
+		{"another column", "public", "properties", "title", ilike("*kilimani*"), false},
+		{"another table", "public", "lands", "location", ilike("*kilimani*"), false},
+		{"another schema", "private", "properties", "location", ilike("*kilimani*"), false},
+		{"another operator", "public", "properties", "location", parse.OpExpr{Op: parse.OpLike, Value: "*kilimani*"}, false},
+		{"a configuration", "public", "properties", "search", parse.OpExpr{Op: parse.OpFts, Lang: "english", Value: "nyumba"}, false},
+		{"another configuration", "public", "properties", "search", parse.OpExpr{Op: parse.OpFts, Lang: "simple", Value: "nyumba"}, false},
+		{"the first configuration again", "public", "properties", "search", parse.OpExpr{Op: parse.OpFts, Lang: "english", Value: "nyumba"}, true},
+		{"a list", "public", "properties", "id", parse.OpExpr{Op: parse.OpIn, List: []string{"a", "bc"}}, false},
+		{"the list split otherwise", "public", "properties", "id", parse.OpExpr{Op: parse.OpIn, List: []string{"ab", "c"}}, false},
+		{"the list again", "public", "properties", "id", parse.OpExpr{Op: parse.OpIn, List: []string{"a", "bc"}}, true},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Inlined(tt.e); got != tt.want {
-				t.Errorf("Inlined(%+v) = %v, want %v", tt.e, got, tt.want)
-			}
-		})
+	for _, st := range steps {
+		if got := s.Again(st.schema, st.table, st.column, st.e); got != st.want {
+			t.Errorf("%s: Again = %v, want %v", st.name, got, st.want)
+		}
+	}
+}
+
+// A value forgotten when others take its slot is only bound once more:
+// Sightings bounds its memory, never its answers.
+func TestSightingsForget(t *testing.T) {
+	s := NewSightings()
+	e := parse.OpExpr{Op: parse.OpILike, Value: "*kilimani*"}
+	s.Again("public", "properties", "location", e)
+	for i := range 50 * sightingSlots {
+		s.Again("public", "properties", "location", parse.OpExpr{Op: parse.OpILike, Value: strconv.Itoa(i)})
+	}
+	if s.Again("public", "properties", "location", e) {
+		t.Error("still remembered after 50 times the table's size of other values")
+	}
+	if !s.Again("public", "properties", "location", e) {
+		t.Error("not remembered right after it was seen")
+	}
+}
+
+func TestSightingsAllocations(t *testing.T) {
+	s := NewSightings()
+	e := parse.OpExpr{Op: parse.OpIn, List: []string{"1", "2", "3"}}
+	if n := testing.AllocsPerRun(100, func() { s.Again("public", "properties", "id", e) }); n != 0 {
+		t.Errorf("Again allocates %v times", n)
 	}
 }

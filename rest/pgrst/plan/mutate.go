@@ -15,12 +15,14 @@ type MutateOptions struct {
 	// SafeUpdate refuses UPDATE and DELETE without a filter, as Supabase's
 	// pg-safeupdate does.
 	SafeUpdate bool
+	// Seen is Options.Seen, for the write's filters.
+	Seen *Sightings
 }
 
 // Mutate builds the MutatePlan of an insert, update, upsert or delete.
 func Mutate(c *schemacache.Cache, t *schemacache.Table, req *parse.ApiRequest, opt MutateOptions) (*MutatePlan, error) {
 	m := &MutatePlan{Table: t, Payload: req.Payload, Range: parse.All}
-	b := &builder{c: c, schema: t.Schema}
+	b := &builder{c: c, schema: t.Schema, opt: Options{Seen: opt.Seen}}
 	root := &ReadPlan{Table: t, From: t.QI()}
 
 	switch req.Action {

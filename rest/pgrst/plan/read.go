@@ -16,6 +16,10 @@ type Options struct {
 	// Aggregates allows count(), sum() and friends
 	// (PGRST_DB_AGGREGATES_ENABLED).
 	Aggregates bool
+	// Seen, when set, has a value-sensitive filter's value written into
+	// the statement only when it repeats (Sightings); nil writes every one
+	// that can be.
+	Seen *Sightings
 }
 
 // RootKind says what the root of a read plan reads.
@@ -36,6 +40,8 @@ type builder struct {
 	schema string
 	n      int
 	opt    Options
+	// unseen: a filter's value was bound because it was not seen recently.
+	unseen bool
 }
 
 func (b *builder) nextAlias() (table, agg string) {
@@ -115,6 +121,7 @@ func Read(c *schemacache.Cache, t *schemacache.Table, req *parse.ApiRequest, kin
 		return nil, err
 	}
 	markEmpty(root)
+	root.Unseen = b.unseen
 	return root, nil
 }
 
@@ -406,7 +413,28 @@ func (b *builder) resolveFilter(n *ReadPlan, f parse.Filter, allowEmbed bool) (L
 	if fld.Name == "*" {
 		return Logic{}, pgrsterr.UndefinedColumn(n.Table.Name, "*")
 	}
-	return Logic{Filter: &Filter{Field: fld, Expr: f.Expr}}, nil
+	return Logic{Filter: &Filter{Field: fld, Expr: f.Expr, Inline: b.inline(n, fld, f.Expr)}}, nil
+}
+
+// inline decides whether sqlgen writes the values of n's filter by e on
+// fld into the statement (Filter.Inline): a value-sensitive filter whose
+// values can be, once they repeat.
+func (b *builder) inline(n *ReadPlan, fld Field, e parse.OpExpr) bool {
+	if !ValueSensitive(e.Op) || !Inlinable(e) {
+		return false
+	}
+	if b.opt.Seen == nil {
+		return true
+	}
+	var table string
+	if n.Table != nil {
+		table = n.Table.Name
+	}
+	if b.opt.Seen.Again(b.schema, table, fld.Name, e) {
+		return true
+	}
+	b.unseen = true
+	return false
 }
 
 func (b *builder) resolveLogic(n *ReadPlan, t parse.LogicTree, depth int) (Logic, error) {

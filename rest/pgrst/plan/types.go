@@ -87,6 +87,9 @@ type Filter struct {
 	Field     Field
 	Expr      parse.OpExpr
 	NullEmbed string
+	// Inline has sqlgen write the values into the statement's text rather
+	// than bind them (see CustomPlan, builder.inline).
+	Inline bool
 }
 
 // Logic is a resolved or/and tree (or a single filter).
@@ -122,6 +125,11 @@ type JoinCond struct {
 type ReadPlan struct {
 	// Table describes the rows (their columns).
 	Table *schemacache.Table
+	// Unseen (on the root) says a filter's value is bound only because it
+	// was not asked for recently (Options.Seen): planned again after it
+	// repeats, the value is written into the statement. Such a plan is
+	// not worth keeping.
+	Unseen bool
 	// From is the relation read: a cached table, or SourceCTE for the
 	// root of mutations and calls (FromCTE).
 	From    schemacache.QI

@@ -204,10 +204,11 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	lhs := field(n, f.Field)
 	e := f.Expr
 	// value is one of the filter's values as the statement carries it: a
-	// parameter, or for a value-sensitive filter a literal in the text,
+	// parameter, or where the planner marked the filter (Filter.Inline: a
+	// value-sensitive filter whose value repeats) a literal in the text,
 	// so the statement kept for this value is planned for it.
 	value := func(v string) any { return v }
-	if plan.Inlined(e) {
+	if f.Inline {
 		value = func(v string) any { return goqu.L(QuoteLiteral(v)) }
 	}
 	var lit string
