@@ -40,9 +40,14 @@ async function startDevmail() {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const web = `http://127.0.0.1:${webPort}`;
-  for (let i = 0; i < 100; i++) {
-    try { if ((await fetch(`${web}/health`)).ok) break; } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 50));
+  let healthy = false;
+  for (let i = 0; i < 100 && !healthy && child.exitCode === null; i++) {
+    try { healthy = (await fetch(`${web}/health`)).ok; } catch { /* not yet */ }
+    if (!healthy) await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!healthy || child.exitCode !== null) {
+    child.kill('SIGKILL');
+    throw new Error(`devmail did not start on ${smtpPort}/${webPort} (exit ${child.exitCode})`);
   }
   return {
     smtpPort, web,
@@ -110,7 +115,10 @@ let devmail, twilio, oidc, stack, autoStack;
 const google = { clientId: 'kejanest-test-client', clientSecret: 'oidc-secret-' + uniq() };
 
 before(async () => {
-  [devmail, twilio, oidc] = await Promise.all([startDevmail(), startFakeTwilio(), startOIDCProvider(google)]);
+  // devmail first: its ports are picked free and bound only when it
+  // starts, and the other two bind free ports of their own.
+  devmail = await startDevmail();
+  [twilio, oidc] = await Promise.all([startFakeTwilio(), startOIDCProvider(google)]);
   const common = {
     GOTRUE_SMTP_HOST: '127.0.0.1',
     GOTRUE_SMTP_PORT: String(devmail.smtpPort),
