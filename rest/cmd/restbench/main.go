@@ -920,10 +920,12 @@ func floorHandler(ctx context.Context, authenticator string, poolSize int32, tx 
 // preambleSource builds floor-tx's preamble as rest builds its own
 // (pgrst.Preamble): from rest's configuration, read from the PGRST_*
 // environment the floor is started with, and the role settings of rest's
-// schema cache.
+// schema cache. What does not depend on the request is built once.
 type preambleSource struct {
 	searchPath string
 	cache      *schemacache.Cache
+	// claims holds each role's JWT claims as JSON.
+	claims map[string][]byte
 }
 
 func newPreambleSource(ctx context.Context, authenticator string) (*preambleSource, error) {
@@ -931,21 +933,20 @@ func newPreambleSource(ctx context.Context, authenticator string) (*preambleSour
 	if err != nil {
 		return nil, fmt.Errorf("rest's configuration: %w", err)
 	}
-	conn, err := pgx.Connect(ctx, authenticator)
+	pool, err := pgxpool.New(ctx, authenticator)
 	if err != nil {
 		return nil, err
 	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	var cache *schemacache.Cache
-	err = pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		var err error
-		cache, err = schemacache.Load(ctx, tx, cfg.DBSchemas)
-		return err
-	})
-	if err != nil {
+	defer pool.Close()
+	holder := schemacache.NewHolder(pool, cfg.DBSchemas, nil)
+	if err := holder.Reload(ctx); err != nil {
 		return nil, err
 	}
-	return &preambleSource{searchPath: pgrst.SearchPath(cfg.DBSchemas[0], cfg.DBExtraSearchPath), cache: cache}, nil
+	claims := map[string][]byte{}
+	for role, sub := range map[string]string{"anon": "", "authenticated": benchUser} {
+		claims[role], _ = json.Marshal(map[string]string{"role": role, "sub": sub, "iss": "restbench"})
+	}
+	return &preambleSource{searchPath: pgrst.SearchPath(cfg.DBSchemas[0], cfg.DBExtraSearchPath), cache: holder.Get(), claims: claims}, nil
 }
 
 // query is the preamble rest sends before sc's statement as role, with
@@ -957,7 +958,6 @@ func (s *preambleSource) query(sc scenario, role string, h http.Header) sqlgen.Q
 	if sc.user {
 		sub = benchUser
 	}
-	claims, _ := json.Marshal(map[string]string{"role": role, "sub": sub, "iss": "restbench"})
 	headers := make([][2]string, 0, len(h))
 	for k, vs := range h {
 		for _, v := range vs {
@@ -969,7 +969,7 @@ func (s *preambleSource) query(sc scenario, role string, h http.Header) sqlgen.Q
 		method = http.MethodPost
 	}
 	path, _, _ := strings.Cut(sc.rest, "?")
-	p := pgrst.Preamble{SearchPath: s.searchPath, Role: role, Claims: claims, Sub: sub, Method: method, Path: path,
+	p := pgrst.Preamble{SearchPath: s.searchPath, Role: role, Claims: s.claims[role], Sub: sub, Method: method, Path: path,
 		Headers: headers, RoleSettings: s.cache.RoleSettings(role), ReadOnly: true}
 	q := p.Query()
 	for _, v := range q.Params {
