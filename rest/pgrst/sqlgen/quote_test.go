@@ -61,13 +61,8 @@ func TestQuoteLiteral(t *testing.T) {
 // either way; a plain '…' would not).
 func TestQuoteLiteralInPostgres(t *testing.T) {
 	t.Parallel()
-	db := pgtest.New(t, pgtest.Options{})
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, db.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connectEmpty(t)
 	for _, scs := range []string{"on", "off"} {
 		if _, err := conn.Exec(ctx, "set standard_conforming_strings = "+scs); err != nil {
 			t.Fatal(err)
@@ -97,4 +92,17 @@ func FuzzQuoteLiteral(f *testing.F) {
 			t.Fatalf("QuoteLiteral(%q) = %s: reads back %q (closed at the end: %v)", v, lit, got, whole)
 		}
 	})
+}
+
+// connectEmpty connects to a database of its own holding no fixture; the
+// connection closes when the test ends.
+func connectEmpty(t *testing.T) *pgx.Conn {
+	t.Helper()
+	db := pgtest.New(t, pgtest.Options{})
+	conn, err := pgx.Connect(context.Background(), db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
 }
