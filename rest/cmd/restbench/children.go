@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -59,8 +60,8 @@ type gatewayKeys struct {
 // required key in the caller's shell would change what is measured) plus
 // PATH and the Go runtime's knobs. It logs as in production, one JSON
 // access line per request at info, into a pipe that keeps only the tail
-// for error messages.
-func startGateway(ctx context.Context, bin string, keys gatewayKeys, frontendDir string, upstream ...string) (string, func(), error) {
+// for error messages. pprof turns GATEWAY_PPROF on.
+func startGateway(ctx context.Context, bin string, keys gatewayKeys, frontendDir string, pprof bool, upstream ...string) (string, func(), error) {
 	return startChild(ctx, bin, "/health", func(addr string) ([]string, []string) {
 		return nil, append([]string{
 			"GATEWAY_LISTEN=" + addr,
@@ -72,6 +73,7 @@ func startGateway(ctx context.Context, bin string, keys gatewayKeys, frontendDir
 			"GATEWAY_REQUIRE_APIKEY=false",
 			"GATEWAY_CORS_ORIGINS=*",
 			"LOG_LEVEL=info",
+			"GATEWAY_PPROF=" + strconv.FormatBool(pprof),
 		}, upstream...)
 	})
 }

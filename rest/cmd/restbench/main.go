@@ -331,6 +331,8 @@ type options struct {
 	pick string
 	// binDir holds prebuilt gateway and rest binaries (-bin-dir).
 	binDir string
+	// pprof has the gateways serve Go's profiles (-pprof).
+	pprof bool
 }
 
 func main() {
@@ -351,6 +353,7 @@ func main() {
 	flag.StringVar(&o.pick, "scenario", "", "run only the scenarios whose name contains this")
 	flag.IntVar(&o.rounds, "rounds", 20, "alternate the servers this many times per scenario in ABBA order (each gets duration/rounds), so a load that varies over time hits all alike")
 	flag.StringVar(&o.binDir, "bin-dir", "", "folder holding built gateway and rest binaries; empty builds both from this repository")
+	flag.BoolVar(&o.pprof, "pprof", false, "the gateways serve Go's profiles (GATEWAY_PPROF); their addresses are printed, to take a profile while a scenario runs")
 	flag.Parse()
 	o.pool = int32(pool)
 	o.rounds = max(o.rounds, 1)
@@ -465,23 +468,27 @@ func run(o options) error {
 	keys := gatewayKeys{anon: anonKey, serviceRole: serviceKey}
 	gatewayURLs := map[string]string{}
 	gatewayBin := filepath.Join(binDir, "gateway")
-	if o.only["gateway"] {
-		url, stop, err := startGateway(ctx, gatewayBin, keys, tmp, "REST_URL="+restURL, "RPC_URL="+restURL)
-		if err != nil {
-			return err
-		}
-		defer stop()
-		gatewayURLs["gateway"] = url
-	}
-	if o.only["gw-inproc"] {
+	for _, gw := range []struct {
+		name string
+		env  []string
+	}{
+		{"gateway", []string{"REST_URL=" + restURL, "RPC_URL=" + restURL}},
 		// The in-process rest reads rest's own settings, as in `make run`,
 		// the same the rest child gets.
-		url, stop, err := startGateway(ctx, gatewayBin, keys, tmp, append([]string{"GATEWAY_INPROCESS=rest,rpc"}, pgrstEnv...)...)
+		{"gw-inproc", append([]string{"GATEWAY_INPROCESS=rest,rpc"}, pgrstEnv...)},
+	} {
+		if !o.only[gw.name] {
+			continue
+		}
+		url, stop, err := startGateway(ctx, gatewayBin, keys, tmp, o.pprof, gw.env...)
 		if err != nil {
 			return err
 		}
 		defer stop()
-		gatewayURLs["gw-inproc"] = url
+		gatewayURLs[gw.name] = url
+		if o.pprof {
+			fmt.Printf("%s: profiles at %s/debug/pprof/ (go tool pprof -seconds 10 %s/debug/pprof/profile)\n", gw.name, url, url)
+		}
 	}
 	// bearer is the token a scenario's request carries.
 	bearer := func(sc scenario) string {
