@@ -215,6 +215,19 @@ func (a *API) checkFrequency(sentAt *time.Time, every time.Duration) error {
 	return nil
 }
 
+// sendConfirmation mails u the sign-up confirmation (a code, and a link
+// that returns to redirect) at address and records when it was sent; the
+// caller saves u.
+func (a *API) sendConfirmation(ctx context.Context, q *store.Q, u *store.User, address, redirect string, pkce bool, now time.Time) error {
+	err := a.sendCodeMail(ctx, q, u, otpMail{kind: "confirmation", ottType: store.OTTConfirmation, verifyType: "signup",
+		address: address, redirectTo: redirect, pkce: pkce})
+	if err != nil {
+		return err
+	}
+	u.ConfirmationSentAt = ptr(now)
+	return nil
+}
+
 // sendCodeMail creates the code, stores its hash and mails it with the
 // link. The caller saves u's *_sent_at afterwards.
 func (a *API) sendCodeMail(ctx context.Context, q *store.Q, u *store.User, m otpMail) error {

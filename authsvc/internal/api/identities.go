@@ -197,11 +197,9 @@ func (a *API) linkIdentity(ctx context.Context, q *store.Q, userID, provider str
 			if err := a.checkFrequency(u.ConfirmationSentAt, a.cfg.Auth.SMTP.MaxFrequency); err != nil {
 				return nil, err
 			}
-			if err := a.sendCodeMail(ctx, q, u, otpMail{kind: "confirmation", ottType: store.OTTConfirmation, verifyType: "signup",
-				address: u.Email, redirectTo: redirect}); err != nil {
+			if err := a.sendConfirmation(ctx, q, u, u.Email, redirect, false, now); err != nil {
 				return nil, err
 			}
-			u.ConfirmationSentAt = ptr(now)
 			refused = &commitThenFail{apierr.Unprocessable(apierr.CodeEmailNotConfirmed,
 				"Unverified email with %s. A confirmation email has been sent to your %s email", provider, provider)}
 		} else {

@@ -331,11 +331,9 @@ func (a *API) oauthUser(ctx context.Context, q *store.Q, provider string, claims
 		if err := a.checkFrequency(u.ConfirmationSentAt, a.cfg.Auth.SMTP.MaxFrequency); err != nil {
 			return nil, err
 		}
-		if err := a.sendCodeMail(ctx, q, u, otpMail{kind: "confirmation", ottType: store.OTTConfirmation, verifyType: "signup",
-			address: u.Email, redirectTo: redirect}); err != nil {
+		if err := a.sendConfirmation(ctx, q, u, u.Email, redirect, false, now); err != nil {
 			return nil, err
 		}
-		u.ConfirmationSentAt = ptr(now)
 	} else {
 		u.LastSignInAt = ptr(now)
 	}

@@ -97,11 +97,9 @@ func (a *API) emailOTP(ctx context.Context, q *store.Q, email string, p otpParam
 				return err
 			}
 		}
-		if err := a.sendCodeMail(ctx, q, u, otpMail{kind: "confirmation", ottType: store.OTTConfirmation, verifyType: "signup",
-			address: email, redirectTo: redirect, pkce: pkce}); err != nil {
+		if err := a.sendConfirmation(ctx, q, u, email, redirect, pkce, a.now()); err != nil {
 			return err
 		}
-		u.ConfirmationSentAt = ptr(a.now())
 		return q.SaveUser(ctx, u, a.now())
 	}
 	if err := a.checkFrequency(u.RecoverySentAt, a.cfg.Auth.SMTP.MaxFrequency); err != nil {
@@ -245,11 +243,9 @@ func (a *API) resend(c fiber.Ctx) error {
 				if err := a.checkFrequency(u.ConfirmationSentAt, a.cfg.Auth.SMTP.MaxFrequency); err != nil {
 					return err
 				}
-				if err := a.sendCodeMail(ctx, q, u, otpMail{kind: "confirmation", ottType: store.OTTConfirmation, verifyType: "signup",
-					address: email, redirectTo: redirect}); err != nil {
+				if err := a.sendConfirmation(ctx, q, u, email, redirect, false, a.now()); err != nil {
 					return err
 				}
-				u.ConfirmationSentAt = ptr(a.now())
 				return q.SaveUser(ctx, u, a.now())
 			}
 			if u.EmailChange == "" {

@@ -152,11 +152,9 @@ func (a *API) signupEmail(c fiber.Ctx, email string, p signupParams, redirect st
 				return err
 			}
 		}
-		if err := a.sendCodeMail(ctx, q, u, otpMail{kind: "confirmation", ottType: store.OTTConfirmation, verifyType: "signup",
-			address: email, redirectTo: redirect, pkce: pkce}); err != nil {
+		if err := a.sendConfirmation(ctx, q, u, email, redirect, pkce, a.now()); err != nil {
 			return err
 		}
-		u.ConfirmationSentAt = ptr(a.now())
 		if err := q.SaveUser(ctx, u, a.now()); err != nil {
 			return err
 		}
