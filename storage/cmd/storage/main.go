@@ -78,6 +78,14 @@ func run() int {
 		return 1
 	}
 	defer pool.Close()
+	// Upload locks hold connections of their own (db.Locker).
+	lockPool, err := pgpool.New(context.Background(), cfg.DatabaseURL,
+		pgpool.Options{AppName: "kejanest-" + service + "-locks", MaxConns: int32(cfg.TusLockConnections)})
+	if err != nil {
+		log.Error("open lock pool", "error", err.Error())
+		return 1
+	}
+	defer lockPool.Close()
 
 	store, err := openBackend(ctx, cfg)
 	if err != nil {
@@ -108,7 +116,7 @@ func run() int {
 			Workers: cfg.ImageRenderWorkers, QueueTimeout: cfg.ImageQueueTimeout,
 		}, svc.Images, objects.DecodeCost)
 	}
-	tus := &resumable.Manager{Service: svc, Backend: store, Expiry: cfg.TusURLExpiry, Log: log}
+	tus := &resumable.Manager{Service: svc, Backend: store, Expiry: cfg.TusURLExpiry, Log: log, Locker: db.NewLocker(lockPool)}
 	// Abandoned uploads are swept a few times per expiry period.
 	go tus.SweepEvery(ctx, max(cfg.TusURLExpiry/4, time.Minute))
 	app := httpapi.New(httpapi.Deps{

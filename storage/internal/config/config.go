@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/url"
 	"runtime"
@@ -60,6 +61,7 @@ const (
 //	IMGPROXY_WORKERS              IMGPROXY_CONCURRENCY       number of CPUs                                                   transformations running at once; others wait IMAGE_PROCESSING_QUEUE_TIMEOUT
 //	IMAGE_PROCESSING_QUEUE_TIMEOUT                           30                                                               how long an image upload waits for that memory (seconds, or a Go duration) before SlowDown (429)
 //	TUS_URL_EXPIRY_MS                                        3600000                                                          how long an unfinished resumable (TUS) upload is kept, in milliseconds
+//	TUS_LOCK_CONNECTIONS                                     10                                                               database connections holding upload locks: the resumable chunks one replica receives at once (more wait, then 423)
 //	STORAGE_S3_BUCKET                                        ""                                                               s3 backend: bucket (required)
 //	STORAGE_S3_ENDPOINT                                      ""                                                               s3 backend: endpoint URL; empty is AWS
 //	STORAGE_S3_REGION                                        ""                                                               s3 backend: region
@@ -97,6 +99,10 @@ type Config struct {
 	// TusURLExpiry is how long an unfinished resumable upload is kept
 	// (TUS_URL_EXPIRY_MS).
 	TusURLExpiry time.Duration
+	// TusLockConnections is the size of the pool that holds the
+	// resumable uploads' locks, one connection per chunk being received
+	// (TUS_LOCK_CONNECTIONS).
+	TusLockConnections int
 	// Image transformation (/render/image): on or off, the clamp of the
 	// requested dimensions, the largest source, and the renders running
 	// at once (IMAGE_TRANSFORMATION_*, IMGPROXY_*).
@@ -136,6 +142,7 @@ func Load(r *envconf.Reader) (Config, error) {
 		ImageMemoryLimit:   r.Int(DefaultImageMemoryLimit, "IMAGE_PROCESSING_MEMORY_LIMIT"),
 		ImageQueueTimeout:  r.Duration(DefaultImageQueueTimeout, "IMAGE_PROCESSING_QUEUE_TIMEOUT"),
 		TusURLExpiry:       time.Duration(r.Int(3600000, "TUS_URL_EXPIRY_MS")) * time.Millisecond,
+		TusLockConnections: r.Int(10, "TUS_LOCK_CONNECTIONS"),
 		S3Bucket:           r.String("", "STORAGE_S3_BUCKET"),
 		S3Endpoint:         r.String("", "STORAGE_S3_ENDPOINT"),
 		S3Region:           r.String("", "STORAGE_S3_REGION"),
@@ -196,6 +203,9 @@ func (c Config) Validate() error {
 	}
 	if c.TusURLExpiry < time.Second {
 		errs = append(errs, fmt.Errorf("TUS_URL_EXPIRY_MS: %d, want at least 1000", c.TusURLExpiry.Milliseconds()))
+	}
+	if c.TusLockConnections < 1 || c.TusLockConnections > math.MaxInt32 {
+		errs = append(errs, fmt.Errorf("TUS_LOCK_CONNECTIONS: %d, want a positive number", c.TusLockConnections))
 	}
 	switch c.Backend {
 	case BackendFile:

@@ -45,9 +45,10 @@ func TestLoad(t *testing.T) {
 		FileSizeLimit: 52428800,
 		LogLevel:      "info",
 
-		ImageMemoryLimit:  268435456,
-		ImageQueueTimeout: 30 * time.Second,
-		TusURLExpiry:      time.Hour,
+		ImageMemoryLimit:   268435456,
+		ImageQueueTimeout:  30 * time.Second,
+		TusURLExpiry:       time.Hour,
+		TusLockConnections: 10,
 	}
 	defaults.ImageTransformation, defaults.ImageLimitMinSize, defaults.ImageLimitMaxSize = true, 1, 2500
 	defaults.ImageMaxSourcePixels, defaults.ImageMaxSourceBytes, defaults.ImageRenderWorkers = 50_000_000, 25_000_000, runtime.NumCPU()
@@ -88,6 +89,8 @@ func TestLoad(t *testing.T) {
 			want: func(c *Config) { c.ImageQueueTimeout = 0 }},
 		{name: "tus expiry", env: map[string]string{"TUS_URL_EXPIRY_MS": "60000"},
 			want: func(c *Config) { c.TusURLExpiry = time.Minute }},
+		{name: "tus lock connections", env: map[string]string{"TUS_LOCK_CONNECTIONS": "32"},
+			want: func(c *Config) { c.TusLockConnections = 32 }},
 		{name: "image transformation", env: map[string]string{
 			"ENABLE_IMAGE_TRANSFORMATION": "false", "IMG_LIMITS_MIN_SIZE": "10", "IMAGE_TRANSFORMATION_LIMIT_MAX_SIZE": "2000",
 			"IMGPROXY_MAX_SRC_RESOLUTION": "16.8", "IMGPROXY_MAX_SRC_FILE_SIZE": "1000", "IMGPROXY_CONCURRENCY": "3",
@@ -105,6 +108,7 @@ func TestLoad(t *testing.T) {
 		{name: "port out of range", env: map[string]string{"SERVER_PORT": "-1"}, wantErr: "SERVER_PORT: -1 is not a port"},
 		{name: "bad database url", env: map[string]string{"DATABASE_URL": "postgres://a@h:p/db"}, wantErr: "DATABASE_URL"},
 		{name: "tus expiry too short", env: map[string]string{"TUS_URL_EXPIRY_MS": "10"}, wantErr: "TUS_URL_EXPIRY_MS"},
+		{name: "tus lock connections zero", env: map[string]string{"TUS_LOCK_CONNECTIONS": "0"}, wantErr: "TUS_LOCK_CONNECTIONS: 0"},
 		{name: "unknown backend", env: map[string]string{"STORAGE_BACKEND": "gcs"}, wantErr: `STORAGE_BACKEND: "gcs"`},
 		{name: "s3 without bucket", env: map[string]string{"STORAGE_BACKEND": "s3"}, wantErr: "STORAGE_S3_BUCKET: required"},
 		{name: "s3 bad endpoint", env: map[string]string{"STORAGE_BACKEND": "s3", "STORAGE_S3_BUCKET": "b", "STORAGE_S3_ENDPOINT": "minio:9000"}, wantErr: "STORAGE_S3_ENDPOINT"},

@@ -2,16 +2,51 @@ package resumable
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/kejanest/kejanest/storage/internal/db"
 	"github.com/kejanest/kejanest/storage/internal/storageerr"
 )
 
+// lock serialises the requests on one upload, waiting at most m's lock
+// wait in all: first within this process (keyedLock, which waits without
+// holding a database connection), then across every replica with a
+// PostgreSQL advisory lock (m.Locker), as Supabase Storage locks an
+// upload. A request that waits too long answers 423 Locked, which TUS
+// clients retry.
+func (m *Manager) lock(ctx context.Context, id string) (func(), error) {
+	wait := m.LockWait
+	if wait <= 0 {
+		wait = lockWait
+	}
+	deadline := time.Now().Add(wait)
+	unlockLocal, err := m.locks.lock(ctx, id, wait)
+	if err != nil {
+		return nil, err
+	}
+	if m.Locker == nil {
+		return unlockLocal, nil
+	}
+	unlockShared, err := m.Locker.Lock(ctx, "storage.resumable:"+id, time.Until(deadline))
+	if err != nil {
+		unlockLocal()
+		if errors.Is(err, db.ErrLockTimeout) {
+			return nil, errLocked()
+		}
+		return nil, err
+	}
+	return func() { unlockShared(); unlockLocal() }, nil
+}
+
+func errLocked() error {
+	return &storageerr.Error{Status: http.StatusLocked, HTTPStatus: http.StatusLocked, Code: storageerr.CodeInvalidRequest,
+		ErrorText: "locked", Message: "The upload is being written by another request"}
+}
+
 // keyedLock serialises the requests on one upload within this process.
-// Several storage replicas would need a shared lock (Supabase takes a
-// PostgreSQL advisory lock); see the README.
 type keyedLock struct {
 	mu    sync.Mutex
 	locks map[string]*entry
@@ -54,6 +89,5 @@ func (k *keyedLock) lock(ctx context.Context, id string, wait time.Duration) (fu
 	case <-ctx.Done():
 	}
 	release()
-	return nil, &storageerr.Error{Status: http.StatusLocked, HTTPStatus: http.StatusLocked, Code: storageerr.CodeInvalidRequest,
-		ErrorText: "locked", Message: "The upload is being written by another request"}
+	return nil, errLocked()
 }

@@ -61,6 +61,12 @@ type Manager struct {
 	Log    *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Locker serialises the requests on one upload across replicas; nil
+	// serialises them within this process only (one replica).
+	Locker *db.Locker
+	// LockWait is how long a request waits for another on the same upload
+	// before answering 423; 0 means 20 s (lockWait).
+	LockWait time.Duration
 
 	locks keyedLock
 }
@@ -286,7 +292,7 @@ func (m *Manager) Status(ctx context.Context, c db.Caller, id string) (Status, e
 // the client resumes from the offset HEAD then reports. The chunk that
 // completes the upload writes the object.
 func (m *Manager) Append(ctx context.Context, c db.Caller, id string, offset int64, body io.Reader) (Status, error) {
-	unlock, err := m.locks.lock(ctx, id, lockWait)
+	unlock, err := m.lock(ctx, id)
 	if err != nil {
 		return Status{}, err
 	}
@@ -360,7 +366,7 @@ func (m *Manager) finish(ctx context.Context, c db.Caller, u Upload, keys []stri
 
 // Terminate deletes an unfinished upload (DELETE).
 func (m *Manager) Terminate(ctx context.Context, c db.Caller, id string) error {
-	unlock, err := m.locks.lock(ctx, id, lockWait)
+	unlock, err := m.lock(ctx, id)
 	if err != nil {
 		return err
 	}

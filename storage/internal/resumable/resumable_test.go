@@ -33,24 +33,43 @@ func (c *clock) now() time.Time { return c.t }
 // "tus" (10 MiB limit) and a bucket "pics" that takes only images.
 func newManager(t *testing.T, be backend.Backend) (*Manager, *clock) {
 	t.Helper()
+	ms, clk := newReplicas(t, be, 1)
+	return ms[0], clk
+}
+
+// newReplicas is n Managers on one fresh database and be, each with its
+// own pools (statements and upload locks), as n storage replicas run; the
+// buckets are newManager's.
+func newReplicas(t *testing.T, be backend.Backend, n int) ([]*Manager, *clock) {
+	t.Helper()
 	pdb := pgtest.New(t, pgtest.Options{})
-	pool, err := pgxpool.New(context.Background(), pdb.URLAs("authenticator"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
 	log := slog.New(slog.DiscardHandler)
-	svc := &objects.Service{DB: db.New(pool), Backend: be, FileSizeLimit: 10 << 20, Log: log}
+	clk := &clock{t: time.Now()}
+	ms := make([]*Manager, n)
+	for i := range ms {
+		pool, err := pgxpool.New(context.Background(), pdb.URLAs("authenticator"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pool.Close)
+		locks, err := pgxpool.New(context.Background(), pdb.URLAs("authenticator"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(locks.Close)
+		svc := &objects.Service{DB: db.New(pool), Backend: be, FileSizeLimit: 10 << 20, Log: log}
+		ms[i] = &Manager{Service: svc, Backend: be, Log: log, Now: clk.now, Locker: db.NewLocker(locks)}
+	}
 	limit := int64(10 << 20)
 	ctx := context.Background()
+	svc := ms[0].Service
 	if err := svc.CreateBucket(ctx, db.Service(), db.BucketInput{ID: "tus", Name: "tus", FileSizeLimit: &limit}); err != nil {
 		t.Fatal(err)
 	}
 	if err := svc.CreateBucket(ctx, db.Service(), db.BucketInput{ID: "pics", Name: "pics", AllowedMimeTypes: []string{"image/*"}}); err != nil {
 		t.Fatal(err)
 	}
-	clk := &clock{t: time.Now()}
-	return &Manager{Service: svc, Backend: be, Log: log, Now: clk.now}, clk
+	return ms, clk
 }
 
 // dropAfter yields n bytes of r, then fails as a dropped connection does.
@@ -284,5 +303,88 @@ func TestVersionFromID(t *testing.T) {
 		if _, err := versionFromID(id); err == nil {
 			t.Errorf("versionFromID(%q) accepted", id)
 		}
+	}
+}
+
+// TestAppendLockedAcrossReplicas: while replica A is still receiving a
+// chunk, replica B may not write to the same upload. A B that waits less
+// than A takes gets 423 (which TUS clients retry); a B that waits longer
+// goes on once A's chunk ends, at the offset A left, and the finished
+// object is the bytes sent.
+func TestAppendLockedAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	be, err := backend.NewFile(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := newReplicas(t, be, 2)
+	a, b := ms[0], ms[1]
+	ctx := context.Background()
+	svc := db.Service()
+	data := randomBytes(t, 2<<20)
+	half := len(data) / 2
+	u, err := a.Create(ctx, svc, Create{Length: int64(len(data)), Metadata: meta("tus", "replicas.bin", "application/octet-stream")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := u.ID()
+
+	type result struct {
+		st  Status
+		err error
+	}
+	pr, pw := io.Pipe()
+	first := make(chan result, 1)
+	go func() {
+		st, err := a.Append(ctx, svc, id, 0, pr)
+		first <- result{st, err}
+	}()
+	// Once A has read the first bytes, it holds the upload's lock.
+	if _, err := pw.Write(data[:half/2]); err != nil {
+		t.Fatal(err)
+	}
+
+	b.LockWait = 200 * time.Millisecond
+	began := time.Now()
+	_, err = b.Append(ctx, svc, id, 0, bytes.NewReader(data))
+	if s, _ := code(err); s != http.StatusLocked {
+		t.Fatalf("B's Append while A writes = %v, want 423", err)
+	}
+	if waited := time.Since(began); waited < b.LockWait {
+		t.Errorf("B answered 423 after %v, before its wait of %v", waited, b.LockWait)
+	}
+	if err := b.Terminate(ctx, svc, id); func() bool { s, _ := code(err); return s != http.StatusLocked }() {
+		t.Fatalf("B's Terminate while A writes = %v, want 423", err)
+	}
+
+	b.LockWait = 30 * time.Second
+	second := make(chan result, 1)
+	go func() {
+		st, err := b.Append(ctx, svc, id, int64(half), bytes.NewReader(data[half:]))
+		second <- result{st, err}
+	}()
+	select {
+	case r := <-second:
+		t.Fatalf("B's Append went ahead while A was writing: %+v, %v", r.st, r.err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if _, err := pw.Write(data[half/2 : half]); err != nil {
+		t.Fatal(err)
+	}
+	_ = pw.Close()
+	if r := <-first; r.err != nil || r.st.Offset != int64(half) || r.st.Done {
+		t.Fatalf("A's chunk = %+v, %v; want offset %d", r.st, r.err, half)
+	}
+	if r := <-second; r.err != nil || !r.st.Done {
+		t.Fatalf("B's chunk after A's = %+v, %v; want the upload done", r.st, r.err)
+	}
+	rc, err := be.Get(ctx, backend.Key("tus", "replicas.bin", u.Version), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(rc)
+	_ = rc.Close()
+	if !bytes.Equal(got, data) {
+		t.Fatalf("object holds %d bytes, not the %d uploaded", len(got), len(data))
 	}
 }
