@@ -69,12 +69,18 @@ func (l *Locker) Lock(ctx context.Context, key string, wait time.Duration) (unlo
 		return nil, fmt.Errorf("advisory lock: %w", err)
 	}
 	return func() {
+		// The request may be over; the release still runs, for a bounded
+		// time (a server that does not answer gets its session closed).
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unlockTimeout)
+		defer cancel()
 		var released bool
-		err := conn.QueryRow(context.WithoutCancel(ctx),
-			`select pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended($1, 0))`, key).Scan(&released)
+		err := conn.QueryRow(rctx, `select pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended($1, 0))`, key).Scan(&released)
 		if err != nil || !released {
-			_ = conn.Conn().Close(context.WithoutCancel(ctx))
+			_ = conn.Conn().Close(rctx)
 		}
 		conn.Release()
 	}, nil
 }
+
+// unlockTimeout bounds a release's round trip.
+const unlockTimeout = 5 * time.Second
