@@ -3,6 +3,7 @@ package broadcast
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,24 +11,29 @@ import (
 	"github.com/kejanest/kejanest/platform/pgtest"
 )
 
+// newStore is a Store on a fresh database, connected as the service's own
+// login, and a superuser pool beside it.
+func newStore(t *testing.T) (*Store, *pgxpool.Pool) {
+	t.Helper()
+	db := pgtest.New(t, pgtest.Options{})
+	open := func(url string) *pgxpool.Pool {
+		pool, err := pgxpool.New(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pool.Close)
+		return pool
+	}
+	return &Store{Pool: open(db.URLAs("authenticator"))}, open(db.URL)
+}
+
 // TestStore drives the store against migration 0030's functions as the
 // service's own login: what realtime.send and send_binary insert is read
 // back by id, replayed per topic (private only, newest `limit`, oldest
 // first, from `since`), and pruned by age.
 func TestStore(t *testing.T) {
 	ctx := context.Background()
-	db := pgtest.New(t, pgtest.Options{})
-	super, err := pgxpool.New(ctx, db.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer super.Close()
-	pool, err := pgxpool.New(ctx, db.URLAs("authenticator"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	store := &Store{Pool: pool}
+	store, super := newStore(t)
 
 	start := time.Now().Add(-time.Second).UnixMilli()
 	// Each send is its own transaction, so inserted_at orders them.
@@ -121,5 +127,50 @@ func TestStore(t *testing.T) {
 	var left int
 	if err := super.QueryRow(ctx, `select count(*) from realtime.messages where extension = 'broadcast'`).Scan(&left); err != nil || left != 3 {
 		t.Errorf("messages left = %d, %v; want 3", left, err)
+	}
+}
+
+// TestReplayOrderWithinTransaction sends five broadcasts in one
+// transaction, where they share inserted_at, then moves the first one's
+// row to the end of the table (two updates of its topic, which no HOT
+// update can absorb), so the table's own order is no longer the sending
+// order. Replay still gives them as they were sent, and its limit keeps
+// the last ones sent.
+func TestReplayOrderWithinTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store, super := newStore(t)
+
+	start := time.Now().Add(-time.Second).UnixMilli()
+	if _, err := super.Exec(ctx, `select realtime.send(jsonb_build_object('n', n), 'e' || n, 'room:tx', true) from generate_series(1, 5) n`); err != nil {
+		t.Fatal(err)
+	}
+	var distinct int
+	if err := super.QueryRow(ctx, `select count(distinct inserted_at) from realtime.messages where topic = 'room:tx'`).Scan(&distinct); err != nil || distinct != 1 {
+		t.Fatalf("the five sends carry %d distinct inserted_at (%v); the test needs them to share one", distinct, err)
+	}
+	for _, topic := range []string{"room:moved", "room:tx"} {
+		if _, err := super.Exec(ctx, `update realtime.messages set topic = $1 where event = 'e1'`, topic); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		limit  int
+		events []string
+	}{
+		{10, []string{"e1", "e2", "e3", "e4", "e5"}},
+		{3, []string{"e3", "e4", "e5"}},
+	} {
+		got, err := store.Replay(ctx, "room:tx", start, c.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []string
+		for _, m := range got {
+			events = append(events, m.Event)
+		}
+		if strings.Join(events, ",") != strings.Join(c.events, ",") {
+			t.Errorf("replay of %d = %v, want %v (the sending order)", c.limit, events, c.events)
+		}
 	}
 }
