@@ -324,30 +324,42 @@ func (rt *Route) serveLocal(w http.ResponseWriter, r *http.Request) {
 	u := *r.URL
 	u.Path, u.RawPath = strip(r.URL.Path, rt.strip), ""
 	out.URL = &u
-	h := r.Header
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	rt.setForwarded(r.Header, r)
+	rt.local.ServeHTTP(w, out)
+}
+
+// setForwarded writes into dst the X-Forwarded-For, -Host, -Proto and
+// -Prefix of a request forwarded from in: the client's address after any
+// a trusted front proxy listed, and that proxy's host and scheme when it
+// gave them, else in's own. The proxied path (rewrite) and the in-process
+// one (serveLocal, where dst is in's own header map) both use it, so an
+// upstream sees the same either way. It reads in's values before writing.
+func (rt *Route) setForwarded(dst http.Header, in *http.Request) {
+	client, _, err := net.SplitHostPort(in.RemoteAddr)
 	if err != nil {
-		host = r.RemoteAddr
+		client = in.RemoteAddr
 	}
-	if prior := h["X-Forwarded-For"]; rt.trust && len(prior) > 0 {
-		host = strings.Join(prior, ", ") + ", " + host
+	if prior := in.Header["X-Forwarded-For"]; rt.trust && len(prior) > 0 {
+		client = strings.Join(prior, ", ") + ", " + client
 	}
-	proto := "http"
-	if r.TLS != nil {
+	host, proto := in.Host, "http"
+	if in.TLS != nil {
 		proto = "https"
 	}
+	if rt.trust {
+		if v := in.Header.Get("X-Forwarded-Host"); v != "" {
+			host = v
+		}
+		if v := in.Header.Get("X-Forwarded-Proto"); v != "" {
+			proto = v
+		}
+	}
 	// One backing array for the four values.
-	v := [...]string{host, r.Host, proto, rt.strip}
-	vals := v[:]
-	h["X-Forwarded-For"] = vals[0:1:1]
-	if !rt.trust || h.Get("X-Forwarded-Host") == "" {
-		h["X-Forwarded-Host"] = vals[1:2:2]
-	}
-	if !rt.trust || h.Get("X-Forwarded-Proto") == "" {
-		h["X-Forwarded-Proto"] = vals[2:3:3]
-	}
-	h["X-Forwarded-Prefix"] = vals[3:4:4]
-	rt.local.ServeHTTP(w, out)
+	v := [...]string{client, host, proto, rt.strip}
+	dst["X-Forwarded-For"] = v[0:1:1]
+	dst["X-Forwarded-Host"] = v[1:2:2]
+	dst["X-Forwarded-Proto"] = v[2:3:3]
+	dst["X-Forwarded-Prefix"] = v[3:4:4]
 }
 
 func restTooLarge(*http.Request) apierr.Error { return apierr.RestBodyTooLarge }
@@ -411,23 +423,9 @@ func (rt *Route) rewrite(pr *httputil.ProxyRequest) {
 	// PostgREST filters must arrive exactly as sent.
 	out.URL.RawQuery = in.URL.RawQuery
 	out.Host = "" // the upstream sees its own host; the public one is in X-Forwarded-Host
-
-	if rt.trust {
-		// ReverseProxy dropped these; a trusted front proxy's values win.
-		if v := in.Header.Values("X-Forwarded-For"); len(v) > 0 {
-			out.Header["X-Forwarded-For"] = v
-		}
-	}
-	pr.SetXForwarded()
-	if rt.trust {
-		if v := in.Header.Get("X-Forwarded-Host"); v != "" {
-			out.Header.Set("X-Forwarded-Host", v)
-		}
-		if v := in.Header.Get("X-Forwarded-Proto"); v != "" {
-			out.Header.Set("X-Forwarded-Proto", v)
-		}
-	}
-	out.Header.Set("X-Forwarded-Prefix", rt.strip)
+	// ReverseProxy dropped the inbound X-Forwarded-*; a trusted front
+	// proxy's values are read from in.
+	rt.setForwarded(out.Header, in)
 }
 
 // modifyResponse makes the gateway's CORS headers and request id the only

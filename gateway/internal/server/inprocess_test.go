@@ -13,13 +13,31 @@ import (
 // key turned into the bearer, the request id, X-Real-Ip and X-Forwarded-*;
 // and the client sees the gateway's CORS headers and request id.
 func TestInProcessServiceSeesWhatAProxiedOneSees(t *testing.T) {
+	t.Run("direct", func(t *testing.T) { inProcessParity(t, nil, nil) })
+	// Behind a trusted front proxy both take its client list and its
+	// public host and scheme.
+	t.Run("behind a trusted proxy", func(t *testing.T) {
+		inProcessParity(t, map[string]string{"GATEWAY_TRUST_PROXY": "true"}, map[string]string{
+			"X-Forwarded-For": "203.0.113.7, 10.0.0.1", "X-Forwarded-Host": "kejanest.example", "X-Forwarded-Proto": "https",
+		})
+	})
+}
+
+func inProcessParity(t *testing.T, env, forwarded map[string]string) {
 	local := &atomic.Int64{}
-	proxied := newHarness(t, nil)
-	inproc := newHarnessWith(t, map[string]string{"GATEWAY_INPROCESS": "rest,rpc"}, Options{InProcess: map[string]http.Handler{
+	proxied := newHarness(t, env)
+	inprocEnv := map[string]string{"GATEWAY_INPROCESS": "rest,rpc"}
+	for k, v := range env {
+		inprocEnv[k] = v
+	}
+	inproc := newHarnessWith(t, inprocEnv, Options{InProcess: map[string]http.Handler{
 		"rest": echoHandler("rest", local, false),
 		"rpc":  echoHandler("rpc", local, false),
 	}})
 	hdr := map[string]string{"apikey": proxied.cfg.AnonKey, "Origin": "http://localhost:5173", "X-Request-Id": "req-1"}
+	for k, v := range forwarded {
+		hdr[k] = v
+	}
 	cases := []struct{ target, service, path string }{
 		{"/rest/v1/properties?select=id,title&location=ilike.*nai%25robi*&order=created_at.desc", "rest", "/properties"},
 		{"/rest/v1/rpc/get_p2p_board?p_limit=20", "rpc", "/rpc/get_p2p_board"},
@@ -42,9 +60,20 @@ func TestInProcessServiceSeesWhatAProxiedOneSees(t *testing.T) {
 			// Host differs by design: the proxied upstream sees its own,
 			// the in-process one the public host (also X-Forwarded-Host).
 			got.Host, want.Host = "", ""
-			// Each gateway names its own public host.
-			if got.XFHost != strings.TrimPrefix(inproc.gw.URL, "http://") || want.XFHost != strings.TrimPrefix(proxied.gw.URL, "http://") {
-				t.Errorf("X-Forwarded-Host %q and %q, want each gateway's own host", got.XFHost, want.XFHost)
+			// Each gateway names its own public host, or the front
+			// proxy's.
+			gotHost, wantHost := strings.TrimPrefix(inproc.gw.URL, "http://"), strings.TrimPrefix(proxied.gw.URL, "http://")
+			if h := forwarded["X-Forwarded-Host"]; h != "" {
+				gotHost, wantHost = h, h
+			}
+			if got.XFHost != gotHost || want.XFHost != wantHost {
+				t.Errorf("X-Forwarded-Host %q and %q, want %q and %q", got.XFHost, want.XFHost, gotHost, wantHost)
+			}
+			if p := forwarded["X-Forwarded-Proto"]; p != "" && (got.XFProto != p || want.XFProto != p) {
+				t.Errorf("X-Forwarded-Proto %q and %q, want the front proxy's %q", got.XFProto, want.XFProto, p)
+			}
+			if f := forwarded["X-Forwarded-For"]; f != "" && !strings.HasPrefix(got.XFF, f+", ") {
+				t.Errorf("X-Forwarded-For %q, want the front proxy's %q and then the peer", got.XFF, f)
 			}
 			got.XFHost, want.XFHost = "", ""
 			if got != want {
