@@ -373,7 +373,11 @@ func main() {
 }
 
 func run(o options) error {
-	ctx := context.Background()
+	// An interrupt (Ctrl-C, or SIGTERM to restbench alone) ends the round
+	// under way and returns, so the deferred clean-up stops the children
+	// and drops the database instead of leaving them behind.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	tmp, err := os.MkdirTemp("", "restbench-")
 	if err != nil {
 		return err
@@ -597,7 +601,10 @@ func run(o options) error {
 			round := map[string]result{}
 			for _, s := range order {
 				newReq := func() *http.Request { return request[s](sc, sc.word(seq.Add(1))) }
-				round[s] = load(client, newReq, o.conns, w, slice, o.maxReqs)
+				round[s] = load(ctx, client, newReq, o.conns, w, slice, o.maxReqs)
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("interrupted: %w", err)
+				}
 			}
 			f := round["floor"]
 			for s, r := range round {
@@ -726,8 +733,9 @@ func (r result) final() result {
 }
 
 // load drives newReq with conns workers: warmup unmeasured, then duration
-// measured (or maxReqs requests, whichever comes first).
-func load(c *http.Client, newReq func() *http.Request, conns int, warmup, duration time.Duration, maxReqs int) result {
+// measured (or maxReqs requests, whichever comes first); it stops early
+// when ctx ends.
+func load(ctx context.Context, c *http.Client, newReq func() *http.Request, conns int, warmup, duration time.Duration, maxReqs int) result {
 	var (
 		mu        sync.Mutex
 		lat       []time.Duration
@@ -769,7 +777,11 @@ func load(c *http.Client, newReq func() *http.Request, conns int, warmup, durati
 			mu.Unlock()
 		}()
 	}
-	time.Sleep(warmup)
+	select {
+	case <-time.After(warmup):
+	case <-ctx.Done():
+		stop.Store(true)
+	}
 	measuring.Store(true)
 	began := time.Now()
 	deadline := time.After(duration)
@@ -777,6 +789,8 @@ func load(c *http.Client, newReq func() *http.Request, conns int, warmup, durati
 	for !stop.Load() {
 		select {
 		case <-deadline:
+			stop.Store(true)
+		case <-ctx.Done():
 			stop.Store(true)
 		case <-tick.C:
 		}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTailKeepsTheLastBytes(t *testing.T) {
@@ -134,6 +136,36 @@ func TestScenarioWords(t *testing.T) {
 			}
 			if got := tc.sc.floorArgs(w); !reflect.DeepEqual(got, tc.wantArgs) {
 				t.Errorf("floorArgs = %v, want %v", got, tc.wantArgs)
+			}
+		})
+	}
+}
+
+// TestLoadStopsWhenInterrupted: a round whose context ends (restbench
+// interrupted) returns at once, in the warm-up as in the measured time,
+// so run's clean-up stops the children and drops the database.
+func TestLoadStopsWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	newReq := func() *http.Request {
+		r, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+		return r
+	}
+	for _, tc := range []struct {
+		name           string
+		warmup, cancel time.Duration
+	}{
+		{"during the warm-up", time.Minute, 50 * time.Millisecond},
+		{"while measuring", 0, 50 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), tc.cancel)
+			defer cancel()
+			began := time.Now()
+			load(ctx, srv.Client(), newReq, 2, tc.warmup, time.Minute, 1<<30)
+			if took := time.Since(began); took > 10*time.Second {
+				t.Errorf("load took %v after its context ended at %v", took, tc.cancel)
 			}
 		})
 	}
