@@ -31,8 +31,7 @@ func newEnvBefore(t *testing.T, version int) *env {
 			}
 		}
 	}
-	db := pgtest.New(t, pgtest.Options{MigrationsDir: dir})
-	return &env{db: db, super: newPool(t, db.URL, 2), api: newPool(t, db.URLAs("authenticator"), 4)}
+	return newEnvWith(t, pgtest.Options{MigrationsDir: dir})
 }
 
 func migrationsDir() string { return filepath.Join(pgtest.RepoRoot(), "sql", "migrations") }

@@ -41,7 +41,13 @@ func (u user) caller() Caller {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db := pgtest.New(t, pgtest.Options{})
+	return newEnvWith(t, pgtest.Options{})
+}
+
+// newEnvWith is newEnv on a database built with opts.
+func newEnvWith(t *testing.T, opts pgtest.Options) *env {
+	t.Helper()
+	db := pgtest.New(t, opts)
 	return &env{db: db, super: newPool(t, db.URL, 2), api: newPool(t, db.URLAs("authenticator"), 4)}
 }
 

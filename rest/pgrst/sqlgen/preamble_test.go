@@ -82,9 +82,9 @@ func TestPreambleInPostgres(t *testing.T) {
 			if _, err := tx.Exec(ctx, q.SQL, args...); err != nil {
 				t.Fatalf("preamble of %d settings: %v\n%s", n, err, q.SQL)
 			}
-			read := func(q pgx.Tx, name string) string {
+			read := func(in pgx.Tx, name string) string {
 				var v string
-				if err := q.QueryRow(ctx, "select coalesce(current_setting($1, true), '')", name).Scan(&v); err != nil {
+				if err := in.QueryRow(ctx, "select coalesce(current_setting($1, true), '')", name).Scan(&v); err != nil {
 					t.Fatal(err)
 				}
 				return v

@@ -45,20 +45,18 @@ func newReplicas(t *testing.T, be backend.Backend, n int) ([]*Manager, *clock) {
 	pdb := pgtest.New(t, pgtest.Options{})
 	log := slog.New(slog.DiscardHandler)
 	clk := &clock{t: time.Now()}
-	ms := make([]*Manager, n)
-	for i := range ms {
+	open := func() *pgxpool.Pool {
 		pool, err := pgxpool.New(context.Background(), pdb.URLAs("authenticator"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(pool.Close)
-		locks, err := pgxpool.New(context.Background(), pdb.URLAs("authenticator"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(locks.Close)
-		svc := &objects.Service{DB: db.New(pool), Backend: be, FileSizeLimit: 10 << 20, Log: log}
-		ms[i] = &Manager{Service: svc, Backend: be, Log: log, Now: clk.now, Locker: db.NewLocker(locks)}
+		return pool
+	}
+	ms := make([]*Manager, n)
+	for i := range ms {
+		svc := &objects.Service{DB: db.New(open()), Backend: be, FileSizeLimit: 10 << 20, Log: log}
+		ms[i] = &Manager{Service: svc, Backend: be, Log: log, Now: clk.now, Locker: db.NewLocker(open())}
 	}
 	limit := int64(10 << 20)
 	ctx := context.Background()
