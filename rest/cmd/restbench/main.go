@@ -93,12 +93,13 @@ type scenario struct {
 	// user sends the request as the seeded user (signed in) rather than
 	// as anon; the floor's connections are that user too.
 	user bool
-	// words makes each request ask for another word of the seed's rarest
-	// tier (k1000:* … k9999:*, in turn; each matches one word of one
-	// listing in 10,000, as the rare word does): searches where a value
-	// seldom repeats, as when many users type many words. wordMark in rest
-	// stands for the word, and the floor gets it as its first argument.
-	words bool
+	// vary gives the n-th request's value, which stands in for wordMark in
+	// rest's URL and is the floor's first argument; nil for a scenario that
+	// asks for the same thing every time. rareWord is searches where a value
+	// seldom repeats (many users typing many words), activeListing detail
+	// pages of many listings: what users send, where a server cannot
+	// answer from what it kept for the request before.
+	vary func(n uint64) string
 	// floorEstimate, for count=estimated: the floor's SQL returns the body
 	// and the count of up to estimateAbove + 1 rows, and above
 	// estimateAbove the floor runs this EXPLAIN (with args) as well, as any
@@ -106,23 +107,38 @@ type scenario struct {
 	floorEstimate string
 }
 
-// wordMark is where a words scenario's rest URL takes the word.
+// wordMark is where a varying scenario's rest URL takes its value.
 const wordMark = "{word}"
 
-// firstWord and tailWords are the words of the seed's rarest tier a words
-// scenario takes in turn: k1000 … k9999, four digits, so that a prefix
+// firstWord and tailWords are the words of the seed's rarest tier that
+// rareWord takes in turn: k1000 … k9999, four digits, so that a prefix
 // search (k1234:*) matches that word alone (k1:* would match 1,111).
 const (
 	firstWord = 1000
 	tailWords = 9000
 )
 
-// word is the word a words scenario's n-th request asks for, or "".
+// rareWord is the n-th of the rarest tier's words as a prefix query; each
+// matches one word of one listing in 10,000, as the rare word does.
+func rareWord(n uint64) string { return fmt.Sprintf("k%d:*", firstWord+n%tailWords) }
+
+// activeListings is how many seeded listings are active (g % 4 != 0).
+const activeListings = 75000
+
+// activeListing is the id of the n-th active seeded listing, in turn
+// through all 75,000 of them.
+func activeListing(n uint64) string {
+	n %= activeListings
+	g := 4*(n/3) + 1 + n%3
+	return fmt.Sprintf("00000000-0000-4000-8000-%012d", g)
+}
+
+// word is the value sc's n-th request asks for, or "" for a fixed one.
 func (sc scenario) word(n uint64) string {
-	if !sc.words {
+	if sc.vary == nil {
 		return ""
 	}
-	return fmt.Sprintf("k%d:*", firstWord+n%tailWords)
+	return sc.vary(n)
 }
 
 // restPath is sc's rest URL (path and query) for word.
@@ -132,7 +148,7 @@ func (sc scenario) restPath(word string) string {
 
 // floorArgs are the floor's parameters for word.
 func (sc scenario) floorArgs(word string) []any {
-	if !sc.words {
+	if sc.vary == nil {
 		return sc.args
 	}
 	return append([]any{word}, sc.args[1:]...)
@@ -226,7 +242,7 @@ var scenarios = []scenario{
 		floorEstimate: countExplain(`search @@ to_tsquery('english', $1)`),
 		args:          []any{"k1000:*"},
 		prefer:        "count=estimated",
-		words:         true,
+		vary:          rareWord,
 	},
 	{
 		name:          "app search, estate word",
@@ -243,6 +259,14 @@ var scenarios = []scenario{
 		rest:  "/properties?select=" + appColumns + "&id=eq." + detailID,
 		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where id = $1) _postgrest_t`,
 		args:  []any{detailID},
+	},
+	// The detail page as users open it: another listing each time.
+	{
+		name:  "app detail, many listings",
+		rest:  "/properties?select=" + appColumns + "&id=eq." + wordMark,
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where id = $1) _postgrest_t`,
+		args:  []any{detailID},
+		vary:  activeListing,
 	},
 	{
 		name: "app detail, similar",
@@ -544,7 +568,7 @@ func run(o options) error {
 	}
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.conns, MaxConnsPerHost: o.conns, DisableCompression: true}, Timeout: 10 * time.Second}
-	// Each builds a request for sc with word (see scenario.words).
+	// Each builds a request for sc with word (see scenario.vary).
 	request := map[string]func(sc scenario, word string) *http.Request{
 		"floor": func(sc scenario, word string) *http.Request {
 			r, _ := http.NewRequest("GET", floorURLs["floor"]+"/?q="+url.QueryEscape(sc.name)+"&w="+url.QueryEscape(word), nil)
@@ -583,7 +607,7 @@ func run(o options) error {
 		}
 		pooled := map[string]result{}
 		ratios := map[string][]float64{}
-		// A words scenario's requests go on through its words across
+		// A varying scenario's requests go on through its values across
 		// rounds and servers, so none repeats before all have been asked.
 		var seq atomic.Uint64
 		slice := o.duration / time.Duration(o.rounds)

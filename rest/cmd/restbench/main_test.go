@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -109,7 +110,7 @@ func TestSameBodies(t *testing.T) {
 
 func TestScenarioWords(t *testing.T) {
 	t.Parallel()
-	typed := scenario{rest: "/t?search=fts." + wordMark + "&limit=12", args: []any{"k1000:*", 12}, words: true}
+	typed := scenario{rest: "/t?search=fts." + wordMark + "&limit=12", args: []any{"k1000:*", 12}, vary: rareWord}
 	fixed := scenario{rest: "/t?search=fts.kilim:*", args: []any{"kilim:*"}}
 	cases := []struct {
 		name     string
@@ -138,6 +139,31 @@ func TestScenarioWords(t *testing.T) {
 				t.Errorf("floorArgs = %v, want %v", got, tc.wantArgs)
 			}
 		})
+	}
+}
+
+// TestActiveListing: the detail scenario's ids are seeded listings that
+// are active (g % 4 != 0 in seedSQL), all 75,000 of them before one
+// repeats.
+func TestActiveListing(t *testing.T) {
+	t.Parallel()
+	seen := make(map[string]bool, activeListings)
+	for n := range uint64(activeListings) {
+		id := activeListing(n)
+		var g int
+		if _, err := fmt.Sscanf(id, "00000000-0000-4000-8000-%012d", &g); err != nil {
+			t.Fatalf("activeListing(%d) = %q: %v", n, id, err)
+		}
+		if g < 1 || g > 100000 || g%4 == 0 {
+			t.Fatalf("activeListing(%d) = listing %d, want an active seeded one (1..100000, g %% 4 != 0)", n, g)
+		}
+		if seen[id] {
+			t.Fatalf("activeListing(%d) = %q repeats before all were asked", n, id)
+		}
+		seen[id] = true
+	}
+	if got := activeListing(activeListings); got != activeListing(0) {
+		t.Errorf("activeListing wraps to %q, want %q", got, activeListing(0))
 	}
 }
 
