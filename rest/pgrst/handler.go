@@ -78,6 +78,8 @@ type Handler struct {
 	jwt   *jwtverify.Verifier
 	log   *slog.Logger
 	reads readCache
+	// shapes has a new value of a known request shape skip sqlgen.
+	shapes shapeCache
 	// seen has value-sensitive filter values written into statements
 	// once they repeat (plan.Sightings).
 	seen *plan.Sightings
@@ -602,40 +604,103 @@ func (x *call) read() (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	exact, planned, err := x.counting(root)
+	stmts, err := x.readStatements(root, mt)
 	if err != nil {
 		return nil, err
 	}
-	out := outputFor(mt, x.req.HeadersOnly)
-	var main sqlgen.Query
-	if x.estimating() {
-		// Only whether the total passes max-rows matters (estimated).
-		main, err = sqlgen.ReadCountUpTo(root, x.cfg.MaxRows+1, out)
-	} else {
-		main, err = sqlgen.Read(root, exact, out)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if planned != nil {
-		enc := planned.Encoded()
-		planned = &enc
-	}
-	var estimate *sqlgen.Query
-	if x.estimating() {
-		q, err := sqlgen.PlannedCount(root)
-		if err != nil {
-			return nil, err
-		}
-		q = q.Encoded()
-		estimate = &q
-	}
-	e := &readEntry{snapshot: x.c, cfg: x.cfg, req: x.req, mt: mt, root: root, main: main.Encoded(), planned: planned,
+	main, planned, estimate := stmts.main, stmts.planned, stmts.estimate
+	e := &readEntry{snapshot: x.c, cfg: x.cfg, req: x.req, mt: mt, root: root, main: main, planned: planned,
 		location: contentLocation(x.req.Resource, x.r.RawQuery), customPlan: root.CustomPlan(), estimate: estimate}
 	if !root.Unseen {
 		x.h.reads.put(x.key, e)
 	}
 	return x.runRead(e)
+}
+
+// readStatements returns the statements of a read planned as root: from
+// its shape's templates when the shape is known (shapecache.go), else
+// built, and the shape learnt.
+func (x *call) readStatements(root *plan.ReadPlan, mt parse.MediaType) (readStmts, error) {
+	vals := slotValues(x.req)
+	if vals == nil || anyInline(root) {
+		return x.buildRead(root, mt)
+	}
+	key := shapeKey(x.req)
+	if key == "" {
+		return x.buildRead(root, mt)
+	}
+	if t, known := x.h.shapes.get(key, x.c, x.cfg); known {
+		if t == nil {
+			return x.buildRead(root, mt)
+		}
+		return t.fill(vals), nil
+	}
+	stmts, err := x.buildRead(root, mt)
+	if err != nil {
+		return stmts, err
+	}
+	x.h.shapes.put(key, &shapeEntry{snapshot: x.c, cfg: x.cfg, stmts: x.learnShape(stmts, vals, mt)})
+	return stmts, nil
+}
+
+// learnShape builds the read once more with sentinels for vals and
+// returns the templates, or nil for a shape to build in full. The probe
+// is planned as a first sighting of every value (its own Sightings), as
+// the reads it stands for are: a value asked for again is inlined, and
+// such a read is built in full (anyInline).
+func (x *call) learnShape(got readStmts, vals []string, mt parse.MediaType) *readTemplates {
+	probes := sentinels(len(vals))
+	probeReq := withValues(x.req, probes)
+	t, err := x.table()
+	if err != nil {
+		return nil
+	}
+	opt := x.planOptions()
+	opt.Seen = plan.NewSightings()
+	root, err := plan.Read(x.c, t, probeReq, plan.RootTable, opt)
+	if err != nil || anyInline(root) {
+		return nil
+	}
+	// The probe differs from x's request only by the values, so x's
+	// counting and output apply to it.
+	probe, err := x.buildRead(root, mt)
+	if err != nil {
+		return nil
+	}
+	return learnTemplates(got, probe, vals, probes)
+}
+
+// buildRead builds the statements of a read planned as root.
+func (x *call) buildRead(root *plan.ReadPlan, mt parse.MediaType) (readStmts, error) {
+	var s readStmts
+	exact, planned, err := x.counting(root)
+	if err != nil {
+		return s, err
+	}
+	if planned != nil {
+		q := planned.Encoded()
+		s.planned = &q
+	}
+	out := outputFor(mt, x.req.HeadersOnly)
+	if x.estimating() {
+		// Only whether the total passes max-rows matters (estimated).
+		s.main, err = sqlgen.ReadCountUpTo(root, x.cfg.MaxRows+1, out)
+	} else {
+		s.main, err = sqlgen.Read(root, exact, out)
+	}
+	if err != nil {
+		return s, err
+	}
+	s.main = s.main.Encoded()
+	if x.estimating() {
+		q, err := sqlgen.PlannedCount(root)
+		if err != nil {
+			return s, err
+		}
+		q = q.Encoded()
+		s.estimate = &q
+	}
+	return s, nil
 }
 
 // runRead runs a planned read and answers it.

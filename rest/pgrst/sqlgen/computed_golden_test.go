@@ -1,16 +1,11 @@
 package sqlgen_test
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/kejanest/kejanest/platform/pgtest"
+	"github.com/kejanest/kejanest/rest/pgrst/internal/schematest"
 	"github.com/kejanest/kejanest/rest/pgrst/pgrsterr"
-	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
 )
 
 // The round-3 fixture (compat/fixtures/rest-round3.sql): computed
@@ -32,17 +27,8 @@ var round3Goldens = []golden{
 
 func setupRound3(t *testing.T) *fixture {
 	t.Helper()
-	db := pgtest.New(t, pgtest.Options{Fixtures: []string{filepath.Join(pgtest.RepoRoot(), "compat", "fixtures", "rest-round3.sql")}})
-	pool, err := pgxpool.New(context.Background(), db.URLAs("authenticator"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	h := schemacache.NewHolder(pool, round3Schemas, nil)
-	if err := h.Reload(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{pool: pool, cache: h.Get()}
+	pool, cache := schematest.Load(t, "rest-round3.sql", round3Schemas)
+	return &fixture{pool: pool, cache: cache}
 }
 
 // TestRound3Golden pins and runs the SQL of computed relationships and of

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kejanest/kejanest/platform/pgtest"
 	"github.com/kejanest/kejanest/rest/pgrst/exec"
+	"github.com/kejanest/kejanest/rest/pgrst/internal/schematest"
 	"github.com/kejanest/kejanest/rest/pgrst/parse"
 	"github.com/kejanest/kejanest/rest/pgrst/plan"
 	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
@@ -94,17 +95,8 @@ type fixture struct {
 
 func setup(t *testing.T) *fixture {
 	t.Helper()
-	db := pgtest.New(t, pgtest.Options{Fixtures: []string{filepath.Join(pgtest.RepoRoot(), "compat", "fixtures", "rest.sql")}})
-	pool, err := pgxpool.New(context.Background(), db.URLAs("authenticator"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	h := schemacache.NewHolder(pool, schemas, nil)
-	if err := h.Reload(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{pool: pool, cache: h.Get()}
+	pool, cache := schematest.Load(t, "rest.sql", schemas)
+	return &fixture{pool: pool, cache: cache}
 }
 
 // build runs parse, plan and sqlgen as the pipeline does.

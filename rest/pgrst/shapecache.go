@@ -1,0 +1,329 @@
+package pgrst
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/kejanest/kejanest/rest/pgrst/parse"
+	"github.com/kejanest/kejanest/rest/pgrst/plan"
+	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
+	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
+)
+
+// The read cache (readcache.go) answers a request asked before. A request
+// for a value not asked before (another listing's detail page, another
+// word typed into search) misses it and pays for building its statements,
+// most of its own cost in rest (measured: sqlgen alone was a sixth of
+// rest's CPU for searches of many rare words). Yet such requests mostly
+// differ from one asked before only in the values of their filters, which
+// the statements carry as bound parameters. shapeCache keeps, per request
+// shape (the parsed request with those values blanked), the statements
+// with the places the values take, so a new value of a known shape skips
+// sqlgen: parse and plan still run, and so do their checks and the
+// planner's choices (sightings).
+//
+// A value is slotted only where sqlgen binds it as it came: the top-level
+// filters whose operator passes its value through unchanged (slotOps).
+// Everything else stays in the shape. What a shape's statements are, and
+// where its values go, is learnt by building them a second time with
+// sentinels in place of the values; a shape whose values do not come out
+// verbatim, in parameters only, is remembered as one to build in full.
+
+// shapeCacheSize bounds the shapes kept; the cache is emptied when it
+// fills, as the read cache is.
+const shapeCacheSize = 1024
+
+// slotOps are the operators whose single value sqlgen binds verbatim when
+// the filter is not inlined (plan.Filter.Inline). like and ilike are not
+// among them (their * becomes %), nor in (an array literal), is (a
+// keyword) or the quantified forms (eq(any) takes an array).
+var slotOps = map[string]bool{
+	parse.OpEq: true, parse.OpNeq: true, parse.OpGt: true, parse.OpGte: true, parse.OpLt: true, parse.OpLte: true,
+	parse.OpMatch: true, parse.OpIMatch: true,
+	parse.OpFts: true, parse.OpPlFts: true, parse.OpPhFts: true, parse.OpWFts: true,
+}
+
+type shapeCache struct {
+	mu sync.RWMutex
+	m  map[string]*shapeEntry
+}
+
+// shapeEntry is what a shape's reads are built into under one snapshot
+// and configuration; nil statements with known set mean "build in full".
+type shapeEntry struct {
+	snapshot *schemacache.Cache
+	cfg      *liveConfig
+	stmts    *readTemplates
+}
+
+// readStmts are a read's statements, their parameters encoded.
+type readStmts struct {
+	main              sqlgen.Query
+	planned, estimate *sqlgen.Query
+}
+
+// readTemplates are a shape's statements with the parameters that take
+// its values (slots) marked.
+type readTemplates struct {
+	main              template
+	planned, estimate *template
+}
+
+// template is one statement: its text, its parameters as built, and for
+// each slotted parameter the index of the value it takes.
+type template struct {
+	sql    string
+	params [][]byte
+	slots  []slotAt
+}
+
+type slotAt struct{ param, value int }
+
+// slotValues returns the values of r's slotted filters, in order, or nil
+// when r has none or one that sqlgen could write otherwise than bound:
+// "true" or "false" compared with a boolean column becomes TRUE or FALSE
+// in the text (sqlgen's boolLiteral), so those requests are built in full.
+func slotValues(r *parse.ApiRequest) []string {
+	var vals []string
+	for _, f := range r.Query.Filters {
+		e := f.Filter.Expr
+		if !slotted(e) {
+			continue
+		}
+		if e.Value == "true" || e.Value == "false" {
+			return nil
+		}
+		vals = append(vals, e.Value)
+	}
+	return vals
+}
+
+func slotted(e parse.OpExpr) bool {
+	return slotOps[e.Op] && e.Quant == "" && e.List == nil && e.Is == ""
+}
+
+// withValues returns a copy of r whose slotted filters take vals, in
+// order (r itself is left alone).
+func withValues(r *parse.ApiRequest, vals []string) *parse.ApiRequest {
+	c := *r
+	c.Query.Filters = slices.Clone(r.Query.Filters)
+	i := 0
+	for j := range c.Query.Filters {
+		if slotted(c.Query.Filters[j].Filter.Expr) {
+			c.Query.Filters[j].Filter.Expr.Value = vals[i]
+			i++
+		}
+	}
+	return &c
+}
+
+// shapeKey is r with its slotted values blanked, written out field by
+// field (through reflection, so a field added to the request later is
+// part of the shape without anyone remembering to add it); "" if r holds
+// something that cannot be written out.
+func shapeKey(r *parse.ApiRequest) string {
+	blank := withValues(r, make([]string, len(r.Query.Filters)))
+	b, ok := appendShape(make([]byte, 0, 512), reflect.ValueOf(blank).Elem())
+	if !ok {
+		return ""
+	}
+	return string(b)
+}
+
+// appendShape writes v unambiguously: strings and slices carry their
+// length, pointers whether they are nil.
+func appendShape(b []byte, v reflect.Value) ([]byte, bool) {
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			return append(b, 't'), true
+		}
+		return append(b, 'f'), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return append(strconv.AppendInt(b, v.Int(), 10), ';'), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return append(strconv.AppendUint(b, v.Uint(), 10), ';'), true
+	case reflect.Float32, reflect.Float64:
+		return append(strconv.AppendUint(b, math.Float64bits(v.Float()), 16), ';'), true
+	case reflect.String:
+		s := v.String()
+		b = append(strconv.AppendInt(b, int64(len(s)), 10), ':')
+		return append(b, s...), true
+	case reflect.Slice:
+		if v.IsNil() {
+			return append(b, 'n'), true
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			b = append(strconv.AppendInt(b, int64(v.Len()), 10), ':')
+			return append(b, v.Bytes()...), true
+		}
+		fallthrough
+	case reflect.Array:
+		b = append(strconv.AppendInt(b, int64(v.Len()), 10), '[')
+		for i := range v.Len() {
+			var ok bool
+			if b, ok = appendShape(b, v.Index(i)); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return append(b, 'n'), true
+		}
+		return appendShape(append(b, '*'), v.Elem())
+	case reflect.Struct:
+		b = append(b, '{')
+		for i := range v.NumField() {
+			var ok bool
+			if b, ok = appendShape(b, v.Field(i)); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	// Maps, functions, channels: no request holds one today.
+	return b, false
+}
+
+// get returns the templates of key under snap and cfg; known reports
+// whether the shape was learnt (a nil result then means "build in
+// full").
+func (c *shapeCache) get(key string, snap *schemacache.Cache, cfg *liveConfig) (t *readTemplates, known bool) {
+	c.mu.RLock()
+	e := c.m[key]
+	c.mu.RUnlock()
+	if e == nil || e.snapshot != snap || e.cfg != cfg {
+		return nil, false
+	}
+	return e.stmts, true
+}
+
+func (c *shapeCache) put(key string, e *shapeEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= shapeCacheSize {
+		c.m = make(map[string]*shapeEntry, 64)
+	}
+	c.m[key] = e
+}
+
+// fill builds a read's statements from t with vals.
+func (t *readTemplates) fill(vals []string) readStmts {
+	s := readStmts{main: t.main.fill(vals)}
+	if t.planned != nil {
+		q := t.planned.fill(vals)
+		s.planned = &q
+	}
+	if t.estimate != nil {
+		q := t.estimate.fill(vals)
+		s.estimate = &q
+	}
+	return s
+}
+
+func (t *template) fill(vals []string) sqlgen.Query {
+	params := slices.Clone(t.params)
+	for _, s := range t.slots {
+		params[s.param] = []byte(vals[s.value])
+	}
+	return sqlgen.Query{SQL: t.sql, Params: params}
+}
+
+// sentinels are values no request sends by chance, one per slot, that
+// every slotted operator passes through as it does any other value.
+func sentinels(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "pgrst\x1fslot\x1f" + strconv.Itoa(i)
+	}
+	return out
+}
+
+// learnTemplates compares a read's statements built from its own values
+// (got) with the same read built from sentinels (probe), and returns the
+// templates when the values are all the two differ by: the same texts,
+// and every parameter either the same in both or the slot's value in
+// each. nil otherwise.
+func learnTemplates(got, probe readStmts, vals, probes []string) *readTemplates {
+	main, ok := learnTemplate(got.main, probe.main, vals, probes)
+	if !ok {
+		return nil
+	}
+	t := &readTemplates{main: main}
+	if (got.planned == nil) != (probe.planned == nil) || (got.estimate == nil) != (probe.estimate == nil) {
+		return nil
+	}
+	if got.planned != nil {
+		p, ok := learnTemplate(*got.planned, *probe.planned, vals, probes)
+		if !ok {
+			return nil
+		}
+		t.planned = &p
+	}
+	if got.estimate != nil {
+		e, ok := learnTemplate(*got.estimate, *probe.estimate, vals, probes)
+		if !ok {
+			return nil
+		}
+		t.estimate = &e
+	}
+	// Every value must have a place in the main statement: one that
+	// does not was written some other way.
+	for i := range vals {
+		if !slices.ContainsFunc(t.main.slots, func(s slotAt) bool { return s.value == i }) {
+			return nil
+		}
+	}
+	return t
+}
+
+func learnTemplate(got, probe sqlgen.Query, vals, probes []string) (template, bool) {
+	if got.SQL != probe.SQL || len(got.Params) != len(probe.Params) {
+		return template{}, false
+	}
+	t := template{sql: got.SQL, params: got.Params}
+	for j, p := range probe.Params {
+		i := slices.Index(probes, string(p))
+		if p == nil || i < 0 {
+			// A parameter that is no sentinel must be the same for any
+			// values, and may not hold a sentinel changed on its way.
+			if !bytes.Equal(p, got.Params[j]) || (p == nil) != (got.Params[j] == nil) || bytes.Contains(p, []byte("pgrst\x1fslot\x1f")) {
+				return template{}, false
+			}
+			continue
+		}
+		if string(got.Params[j]) != vals[i] {
+			return template{}, false
+		}
+		t.slots = append(t.slots, slotAt{param: j, value: i})
+	}
+	return t, true
+}
+
+// anyInline reports whether a node of the read writes a filter's values
+// into its statement.
+func anyInline(r *plan.ReadPlan) bool {
+	for i := range r.Where {
+		if inlineLogic(&r.Where[i]) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(r.Children, anyInline)
+}
+
+func inlineLogic(l *plan.Logic) bool {
+	if l.Filter != nil && l.Filter.Inline {
+		return true
+	}
+	for i := range l.Children {
+		if inlineLogic(&l.Children[i]) {
+			return true
+		}
+	}
+	return false
+}
