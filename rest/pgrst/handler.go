@@ -80,6 +80,9 @@ type Handler struct {
 	reads readCache
 	// shapes has a new value of a known request shape skip sqlgen.
 	shapes shapeCache
+	// selects keeps parsed select= lists, which every request of a
+	// screen repeats.
+	selects parse.SelectCache
 	// seen has value-sensitive filter values written into statements
 	// once they repeat (plan.Sightings).
 	seen *plan.Sightings
@@ -333,7 +336,7 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 		return h.finish(x, resp), nil
 	}
 	req, err := parse.Parse(parse.Input{Method: r.Method, Path: r.Path, RawQuery: r.RawQuery, Header: r.Header, HeaderValues: r.HeaderValues, Body: r.Body},
-		parse.Options{Schemas: lc.Schemas})
+		parse.Options{Schemas: lc.Schemas, Selects: &h.selects})
 	if err != nil {
 		return nil, err
 	}

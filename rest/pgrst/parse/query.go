@@ -133,6 +133,11 @@ func lastSegment(k string) string {
 // function: parameters whose value has no operator become RPCArgs instead of
 // failing.
 func ParseQuery(params []Param, rpcRead bool) (QueryParams, error) {
+	return parseQuery(params, rpcRead, nil)
+}
+
+// parseQuery is ParseQuery taking select= from selects when it holds it.
+func parseQuery(params []Param, rpcRead bool, selects *SelectCache) (QueryParams, error) {
 	var q QueryParams
 	selectSeen := false
 	type rangeAcc struct {
@@ -171,7 +176,7 @@ func ParseQuery(params []Param, rpcRead bool) (QueryParams, error) {
 				continue
 			}
 			selectSeen = true
-			sel, err := ParseSelect(v)
+			sel, err := selects.parse(v)
 			if err != nil {
 				return q, err
 			}

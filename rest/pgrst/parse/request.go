@@ -38,6 +38,9 @@ type Input struct {
 type Options struct {
 	// Schemas are the exposed schemas; the first is the default.
 	Schemas []string
+	// Selects, when set, keeps the select= lists parsed, to share them
+	// between requests (nil parses each).
+	Selects *SelectCache
 }
 
 // ApiRequest is the parsed request.
@@ -140,7 +143,7 @@ func Parse(in Input, opt Options) (*ApiRequest, error) {
 		return nil, err
 	}
 	rpcRead := r.IsRPC && (r.Method == "GET" || r.Method == "HEAD")
-	if r.Query, err = ParseQuery(params, rpcRead); err != nil {
+	if r.Query, err = parseQuery(params, rpcRead, opt.Selects); err != nil {
 		return nil, err
 	}
 	r.Prefs = ParsePrefer(in.HeaderValues("Prefer"))

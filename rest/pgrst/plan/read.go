@@ -320,10 +320,13 @@ func (b *builder) addSelect(n *ReadPlan, items []*parse.SelectItem) error {
 			if err != nil {
 				return err
 			}
-			if it.Cast != "" && f.Name == "*" {
-				it.Cast = ""
+			// The parsed request is shared (parse.SelectCache): it is
+			// read here, never changed.
+			cast := it.Cast
+			if f.Name == "*" {
+				cast = ""
 			}
-			sf := SelectField{Field: f, Cast: it.Cast, Aggregate: it.Aggregate, AggregateCast: it.AggregateCast, Alias: it.Alias}
+			sf := SelectField{Field: f, Cast: cast, Aggregate: it.Aggregate, AggregateCast: it.AggregateCast, Alias: it.Alias}
 			if sf.Alias == "" && it.Aggregate == "" && len(it.Field.JSONPath) > 0 {
 				sf.Alias = it.Field.LastKey()
 			}
