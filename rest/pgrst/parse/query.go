@@ -180,7 +180,7 @@ func parseQuery(params []Param, rpcRead bool, selects *SelectCache) (QueryParams
 			if err != nil {
 				return q, err
 			}
-			q.Select = sel
+			q.Select, q.SelectText = sel, v
 			continue
 		case k == "columns":
 			if q.Columns != nil {

@@ -211,6 +211,9 @@ type PathRange struct {
 type QueryParams struct {
 	// Select is select= (default *).
 	Select []*SelectItem
+	// SelectText is select= as it came ("" when absent), which Select is
+	// parsed from.
+	SelectText string
 	// Filters are the field=op.value parameters, in order.
 	Filters []PathFilter
 	Logic   []PathLogic
