@@ -97,6 +97,7 @@ func startChild(ctx context.Context, bin, health string, setup func(addr string)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = logs, logs
+	cmd.SysProcAttr = childAttr()
 	if err := cmd.Start(); err != nil {
 		return "", nil, fmt.Errorf("start %s: %w", filepath.Base(bin), err)
 	}
