@@ -428,15 +428,22 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	host, _ := os.Hostname()
+	if err := dropLeftovers(ctx, admin, host); err != nil {
+		return err
+	}
 	var rb [6]byte
 	_, _ = rand.Read(rb[:])
-	name := "kejanest_bench_" + hex.EncodeToString(rb[:])
+	name := benchPrefix + hex.EncodeToString(rb[:])
 	if err := execAdmin(ctx, admin, "create database "+pgx.Identifier{name}.Sanitize()+" template "+pgx.Identifier{tpl}.Sanitize()); err != nil {
 		return fmt.Errorf("create database: %w", err)
 	}
 	defer func() {
 		_ = execAdmin(context.Background(), admin, "drop database if exists "+pgx.Identifier{name}.Sanitize()+" with (force)")
 	}()
+	if err := labelDatabase(ctx, admin, name, ownerLabel(os.Getpid(), host)); err != nil {
+		return fmt.Errorf("label database: %w", err)
+	}
 	dbURL := withDB(admin, name)
 	server, err := describeServer(ctx, admin)
 	if err != nil {
