@@ -52,8 +52,8 @@ type shapeCache struct {
 	m  map[string]*shapeEntry
 }
 
-// shapeEntry is what a shape's reads are built into under one snapshot
-// and configuration; nil statements with known set mean "build in full".
+// shapeEntry is what a shape's reads are built from under one snapshot
+// and configuration; nil stmts: the shape's reads are built in full.
 type shapeEntry struct {
 	snapshot *schemacache.Cache
 	cfg      *liveConfig
