@@ -326,8 +326,11 @@ func (h *Handler) Serve(ctx context.Context, r *Request) (*Response, error) {
 	tm.mark("jwt")
 	var kb [512]byte
 	key := appendReadKey(kb[:0], r)
-	if e := h.reads.get(key, h.cache.Get(), lc); e != nil {
-		x := &call{ctx: ctx, h: h, cfg: lc, c: e.snapshot, r: r, req: e.req, a: a, tm: tm}
+	// An entry is kept only under a loaded snapshot, so none matches
+	// before the schema cache is ready.
+	snap := h.cache.Get()
+	if e, ok := h.reads.get(key, snap, lc); ok {
+		x := &call{ctx: ctx, h: h, cfg: lc, c: snap, r: r, req: e.req, a: a, tm: tm}
 		tm.mark("parse")
 		resp, err := x.runRead(e)
 		if err != nil {
@@ -607,15 +610,14 @@ func (x *call) read() (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	stmts, err := x.readStatements(root, mt)
+	stmts, err := x.readStatements(t, root, mt)
 	if err != nil {
 		return nil, err
 	}
-	main, planned, estimate := stmts.main, stmts.planned, stmts.estimate
-	e := &readEntry{snapshot: x.c, cfg: x.cfg, req: x.req, mt: mt, root: root, main: main, planned: planned,
-		location: contentLocation(x.req.Resource, x.r.RawQuery), customPlan: root.CustomPlan(), estimate: estimate}
+	e := &readEntry{req: x.req, mt: mt, root: root, main: stmts.main, planned: stmts.planned,
+		location: contentLocation(x.req.Resource, x.r.RawQuery), customPlan: root.CustomPlan(), estimate: stmts.estimate}
 	if !root.Unseen {
-		x.h.reads.put(x.key, e)
+		x.h.reads.put(x.key, x.c, x.cfg, e)
 	}
 	return x.runRead(e)
 }
@@ -623,13 +625,13 @@ func (x *call) read() (*Response, error) {
 // readStatements returns the statements of a read planned as root: from
 // its shape's templates when the shape is known (shapecache.go), else
 // built, and the shape learnt.
-func (x *call) readStatements(root *plan.ReadPlan, mt parse.MediaType) (readStmts, error) {
+func (x *call) readStatements(t *schemacache.Table, root *plan.ReadPlan, mt parse.MediaType) (readStmts, error) {
 	vals := slotValues(x.req)
 	if vals == nil || anyInline(root) {
 		return x.buildRead(root, mt)
 	}
 	key := shapeKey(x.req)
-	if key == "" {
+	if key == nil {
 		return x.buildRead(root, mt)
 	}
 	if t, known := x.h.shapes.get(key, x.c, x.cfg); known {
@@ -642,7 +644,7 @@ func (x *call) readStatements(root *plan.ReadPlan, mt parse.MediaType) (readStmt
 	if err != nil {
 		return stmts, err
 	}
-	x.h.shapes.put(key, &shapeEntry{snapshot: x.c, cfg: x.cfg, stmts: x.learnShape(stmts, vals, mt)})
+	x.h.shapes.put(string(key), x.c, x.cfg, x.learnShape(t, stmts, vals, mt))
 	return stmts, nil
 }
 
@@ -651,13 +653,9 @@ func (x *call) readStatements(root *plan.ReadPlan, mt parse.MediaType) (readStmt
 // is planned as a first sighting of every value (its own Sightings), as
 // the reads it stands for are: a value asked for again is inlined, and
 // such a read is built in full (anyInline).
-func (x *call) learnShape(got readStmts, vals []string, mt parse.MediaType) *readTemplates {
+func (x *call) learnShape(t *schemacache.Table, got readStmts, vals []string, mt parse.MediaType) *readTemplates {
 	probes := sentinels(len(vals))
 	probeReq := withValues(x.req, probes)
-	t, err := x.table()
-	if err != nil {
-		return nil
-	}
 	opt := x.planOptions()
 	opt.Seen = plan.NewSightings()
 	root, err := plan.Read(x.c, t, probeReq, plan.RootTable, opt)

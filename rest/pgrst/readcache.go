@@ -10,28 +10,61 @@ import (
 	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
 )
 
-// readCacheSize bounds the planned reads kept; the cache is emptied when it
-// fills.
-const readCacheSize = 1024
+// snapCacheSize bounds the entries a snapCache keeps; it is emptied when
+// it fills.
+const snapCacheSize = 1024
 
 // maxCachedKey bounds the requests worth caching (long query strings are
 // rarely repeated).
 const maxCachedKey = 2048
 
+// snapCache keeps what was built under one schema snapshot and
+// configuration: an entry made under others is ignored. It holds the read
+// cache and the shape cache (shapecache.go). Safe for concurrent use.
+type snapCache[V any] struct {
+	mu sync.RWMutex
+	m  map[string]snapEntry[V]
+}
+
+type snapEntry[V any] struct {
+	snapshot *schemacache.Cache
+	cfg      *liveConfig
+	v        V
+}
+
+// get returns the value of key made from snap under cfg.
+func (c *snapCache[V]) get(key []byte, snap *schemacache.Cache, cfg *liveConfig) (v V, ok bool) {
+	c.mu.RLock()
+	e, ok := c.m[string(key)]
+	c.mu.RUnlock()
+	if !ok || e.snapshot != snap || e.cfg != cfg {
+		return v, false
+	}
+	return e.v, true
+}
+
+// put keeps v for key, made from snap under cfg; the empty key is never
+// kept (the requests not worth keeping have it).
+func (c *snapCache[V]) put(key string, snap *schemacache.Cache, cfg *liveConfig, v V) {
+	if key == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= snapCacheSize {
+		c.m = make(map[string]snapEntry[V], 64)
+	}
+	c.m[key] = snapEntry[V]{snapshot: snap, cfg: cfg, v: v}
+}
+
 // readCache keeps the outcome of parse, plan and sqlgen for GET/HEAD
 // requests on tables: what they produce depends only on the request line,
 // the headers in the key and the schema snapshot, never on who asks, so a
 // repeated read (a listing page, a dashboard count) skips straight to the
-// database. Entries from an older snapshot or configuration are ignored.
-type readCache struct {
-	mu sync.RWMutex
-	m  map[string]*readEntry
-}
+// database.
+type readCache = snapCache[*readEntry]
 
 type readEntry struct {
-	snapshot *schemacache.Cache
-	// cfg is the configuration the entry was planned under.
-	cfg  *liveConfig
 	req  *parse.ApiRequest
 	mt   parse.MediaType
 	root *plan.ReadPlan
@@ -74,30 +107,4 @@ func appendReadKey(b []byte, r *Request) []byte {
 		return nil
 	}
 	return b
-}
-
-// get returns the entry of key made from snap under cfg, or nil.
-func (c *readCache) get(key []byte, snap *schemacache.Cache, cfg *liveConfig) *readEntry {
-	if key == nil {
-		return nil
-	}
-	c.mu.RLock()
-	e := c.m[string(key)]
-	c.mu.RUnlock()
-	if e == nil || e.snapshot != snap || e.cfg != cfg {
-		return nil
-	}
-	return e
-}
-
-func (c *readCache) put(key string, e *readEntry) {
-	if key == "" {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= readCacheSize {
-		c.m = make(map[string]*readEntry, 64)
-	}
-	c.m[key] = e
 }

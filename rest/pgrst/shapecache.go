@@ -6,11 +6,9 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/kejanest/kejanest/rest/pgrst/parse"
 	"github.com/kejanest/kejanest/rest/pgrst/plan"
-	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
 	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
 )
 
@@ -33,10 +31,6 @@ import (
 // sentinels in place of the values; a shape whose values do not come out
 // verbatim, in parameters only, is remembered as one to build in full.
 
-// shapeCacheSize bounds the shapes kept; the cache is emptied when it
-// fills, as the read cache is.
-const shapeCacheSize = 1024
-
 // slotOps are the operators whose single value sqlgen binds verbatim when
 // the filter is not inlined (plan.Filter.Inline). like and ilike are not
 // among them (their * becomes %), nor in (an array literal), is (a
@@ -47,18 +41,9 @@ var slotOps = map[string]bool{
 	parse.OpFts: true, parse.OpPlFts: true, parse.OpPhFts: true, parse.OpWFts: true,
 }
 
-type shapeCache struct {
-	mu sync.RWMutex
-	m  map[string]*shapeEntry
-}
-
-// shapeEntry is what a shape's reads are built from under one snapshot
-// and configuration; nil stmts: the shape's reads are built in full.
-type shapeEntry struct {
-	snapshot *schemacache.Cache
-	cfg      *liveConfig
-	stmts    *readTemplates
-}
+// shapeCache keeps each shape's templates, or nil for a shape whose reads
+// are built in full.
+type shapeCache = snapCache[*readTemplates]
 
 // readStmts are a read's statements, their parameters encoded.
 type readStmts struct {
@@ -123,20 +108,20 @@ func withValues(r *parse.ApiRequest, vals []string) *parse.ApiRequest {
 
 // shapeKey is r with its slotted values blanked, written out field by
 // field (through reflection, so a field added to the request later is
-// part of the shape without anyone remembering to add it); "" if r holds
+// part of the shape without anyone remembering to add it); nil if r holds
 // something that cannot be written out.
 //
 // The select list is written as its text: the tree is parsed from it
 // alone (and never changed after), and walking its items was most of the
 // key's cost.
-func shapeKey(r *parse.ApiRequest) string {
+func shapeKey(r *parse.ApiRequest) []byte {
 	blank := withValues(r, make([]string, len(r.Query.Filters)))
 	blank.Query.Select = nil
 	b, ok := appendShape(make([]byte, 0, 512), reflect.ValueOf(blank).Elem())
 	if !ok {
-		return ""
+		return nil
 	}
-	return string(b)
+	return b
 }
 
 // appendShape writes v unambiguously: strings and slices carry their
@@ -193,28 +178,6 @@ func appendShape(b []byte, v reflect.Value) ([]byte, bool) {
 	}
 	// Maps, functions, channels: no request holds one today.
 	return b, false
-}
-
-// get returns the templates of key under snap and cfg; known reports
-// whether the shape was learnt (a nil result then means "build in
-// full").
-func (c *shapeCache) get(key string, snap *schemacache.Cache, cfg *liveConfig) (t *readTemplates, known bool) {
-	c.mu.RLock()
-	e := c.m[key]
-	c.mu.RUnlock()
-	if e == nil || e.snapshot != snap || e.cfg != cfg {
-		return nil, false
-	}
-	return e.stmts, true
-}
-
-func (c *shapeCache) put(key string, e *shapeEntry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= shapeCacheSize {
-		c.m = make(map[string]*shapeEntry, 64)
-	}
-	c.m[key] = e
 }
 
 // fill builds a read's statements from t with vals.
