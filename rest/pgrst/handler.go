@@ -626,8 +626,10 @@ func (x *call) read() (*Response, error) {
 // its shape's templates when the shape is known (shapecache.go), else
 // built, and the shape learnt.
 func (x *call) readStatements(t *schemacache.Table, root *plan.ReadPlan, mt parse.MediaType) (readStmts, error) {
-	vals := slotValues(x.req)
-	if vals == nil || anyInline(root) {
+	// A read without slotted values gains nothing here: the read cache
+	// answers it when it is asked again.
+	vals, ok := slotValues(x.req)
+	if !ok || len(vals) == 0 || anyInline(root) {
 		return x.buildRead(root, mt)
 	}
 	key := shapeKey(x.req)

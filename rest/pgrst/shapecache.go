@@ -30,6 +30,7 @@ import (
 // where its values go, is learnt by building them a second time with
 // sentinels in place of the values; a shape whose values do not come out
 // verbatim, in parameters only, is remembered as one to build in full.
+// Calls have shapes too (callShapeKey, below).
 
 // slotOps are the operators whose single value sqlgen binds verbatim when
 // the filter is not inlined (plan.Filter.Inline). like and ilike are not
@@ -68,23 +69,23 @@ type template struct {
 
 type slotAt struct{ param, value int }
 
-// slotValues returns the values of r's slotted filters, in order, or nil
-// when r has none or one that sqlgen could write otherwise than bound:
-// "true" or "false" compared with a boolean column becomes TRUE or FALSE
-// in the text (sqlgen's boolLiteral), so those requests are built in full.
-func slotValues(r *parse.ApiRequest) []string {
-	var vals []string
+// slotValues returns the values of r's slotted filters, in order; ok is
+// false when one of them is a value sqlgen could write otherwise than
+// bound: "true" or "false" compared with a boolean column becomes TRUE or
+// FALSE in the text (sqlgen's boolLiteral), so those requests are built in
+// full.
+func slotValues(r *parse.ApiRequest) (vals []string, ok bool) {
 	for _, f := range r.Query.Filters {
 		e := f.Filter.Expr
 		if !slotted(e) {
 			continue
 		}
 		if e.Value == "true" || e.Value == "false" {
-			return nil
+			return nil, false
 		}
 		vals = append(vals, e.Value)
 	}
-	return vals
+	return vals, true
 }
 
 func slotted(e parse.OpExpr) bool {
@@ -294,4 +295,81 @@ func inlineLogic(l *plan.Logic) bool {
 		}
 	}
 	return false
+}
+
+// Calls. A call's statement binds, besides the values of the filters on
+// its rows, what the plan made of its arguments: the body (POST), or each
+// text argument (GET), one parameter each. Which function, and which of
+// its parameters the body's keys or the argument names chose, are part of
+// the call's shape; the values are slots after the filters'. Every call
+// misses the read cache (POST, and /rpc/ is never kept there), so this is
+// what spares a call sqlgen.
+
+// callValues returns what sqlgen binds of cp's arguments, in order.
+func callValues(cp *plan.CallPlan) []string {
+	switch {
+	case cp.SingleParam:
+		return []string{string(cp.Body)}
+	case cp.JSONArgs != nil:
+		if len(cp.Params) == 0 {
+			// The body names no parameter: nothing of it is bound.
+			return nil
+		}
+		return []string{string(cp.JSONArgs)}
+	}
+	return slices.Clone(cp.Args)
+}
+
+// withCallValues returns a copy of cp whose arguments are vals, as
+// callValues orders them (cp itself is left alone).
+func withCallValues(cp *plan.CallPlan, vals []string) *plan.CallPlan {
+	c := *cp
+	switch {
+	case c.SingleParam:
+		c.Body = []byte(vals[0])
+	case c.JSONArgs != nil:
+		if len(c.Params) > 0 {
+			c.JSONArgs = []byte(vals[0])
+		}
+	default:
+		c.Args = vals
+	}
+	return &c
+}
+
+// callShapeKey is the shape of a call: r's with its body and argument
+// values blanked, then cp's with its values blanked and its function named
+// by address. A shape is only ever matched under the snapshot it was made
+// from (snapCache), which holds the function. It shares the shape cache
+// with reads: r's Action tells them apart. nil if r or cp holds something
+// that cannot be written out.
+func callShapeKey(r *parse.ApiRequest, cp *plan.CallPlan) []byte {
+	blank := *r
+	blank.RawBody = nil
+	blank.Query.RPCArgs = make([][2]string, len(r.Query.RPCArgs))
+	for i, a := range r.Query.RPCArgs {
+		blank.Query.RPCArgs[i][0] = a[0]
+	}
+	b := shapeKey(&blank)
+	if b == nil {
+		return nil
+	}
+	c := *cp
+	c.Func = nil
+	c.Body, c.JSONArgs = blankBytes(c.Body), blankBytes(c.JSONArgs)
+	c.Args = make([]string, len(c.Args))
+	b = strconv.AppendUint(append(b, '@'), uint64(reflect.ValueOf(cp.Func).Pointer()), 16)
+	b, ok := appendShape(b, reflect.ValueOf(c))
+	if !ok {
+		return nil
+	}
+	return b
+}
+
+// blankBytes is empty where b is, and nil where b is.
+func blankBytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return []byte{}
 }

@@ -3,6 +3,7 @@ package pgrst
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/kejanest/kejanest/rest/pgrst/parse"
 	"github.com/kejanest/kejanest/rest/pgrst/plan"
 	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
+	"github.com/kejanest/kejanest/rest/pgrst/sqlgen"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -58,8 +60,7 @@ func (f *shapeFixture) statements(t testing.TB, method, target, value string, h 
 	if err != nil {
 		return viaShapes, full, false, err
 	}
-	vals := slotValues(req)
-	if vals != nil && !anyInline(root) {
+	if vals, ok := slotValues(req); ok && len(vals) > 0 && !anyInline(root) {
 		if key := shapeKey(req); key != nil {
 			tmpl, known := f.h.shapes.get(key, f.snap, f.cfg)
 			templated = known && tmpl != nil
@@ -140,27 +141,38 @@ func TestShapeTemplatesMatchFullBuild(t *testing.T) {
 			if h == nil {
 				h = http.Header{}
 			}
-			templated, built := 0, 0
-			for _, v := range shapeValues {
-				got, want, tmpl, err := f.statements(t, st.method, st.target, v, h)
-				if err != nil {
-					continue // refused by parse or plan (a list's syntax)
-				}
-				built++
-				if !sameStmts(got, want) {
-					t.Errorf("value %q: via shapes\n%s %q\nwant (built in full)\n%s %q", v, got.main.SQL, got.main.Params, want.main.SQL, want.main.Params)
-				}
-				if tmpl {
-					templated++
-				}
-			}
-			if built < len(shapeValues)/2 {
-				t.Errorf("only %d of %d values built", built, len(shapeValues))
-			}
-			if st.templated != (templated > 0) {
-				t.Errorf("answered from a template %d times, want templated = %v", templated, st.templated)
-			}
+			matchFullBuild(t, st.templated, func(v string) (readStmts, readStmts, bool, error) {
+				return f.statements(t, st.method, st.target, v, h)
+			})
 		})
+	}
+}
+
+// matchFullBuild builds a shape (build) for every value in shapeValues in
+// turn, and checks that the statements the shape cache answered are those
+// built in full, and that some value after the first was answered from a
+// template exactly when wantTemplated.
+func matchFullBuild(t *testing.T, wantTemplated bool, build func(v string) (viaShapes, full readStmts, templated bool, err error)) {
+	t.Helper()
+	templated, built := 0, 0
+	for _, v := range shapeValues {
+		got, want, tmpl, err := build(v)
+		if err != nil {
+			continue // refused by parse or plan (a list's syntax), as in full
+		}
+		built++
+		if !sameStmts(got, want) {
+			t.Errorf("value %q: via shapes\n%s %q\nwant (built in full)\n%s %q", v, got.main.SQL, got.main.Params, want.main.SQL, want.main.Params)
+		}
+		if tmpl {
+			templated++
+		}
+	}
+	if built < len(shapeValues)/2 {
+		t.Errorf("only %d of %d values built", built, len(shapeValues))
+	}
+	if wantTemplated != (templated > 0) {
+		t.Errorf("answered from a template %d times, want templated = %v", templated, wantTemplated)
 	}
 }
 
@@ -250,4 +262,179 @@ func BenchmarkShapeKey(b *testing.B) {
 			b.Fatal("no key")
 		}
 	}
+}
+
+// callStatements runs a call (target and body as sent) through parse and
+// plan as a request does, then builds its statement both ways: through
+// the shape cache, and in full. It reports whether the shape cache
+// answered from a learnt template. A request that parse or plan refuse
+// returns their error.
+func (f *shapeFixture) callStatements(t testing.TB, method, target, body string, h http.Header) (viaShapes, full sqlgen.Query, templated bool, err error) {
+	t.Helper()
+	path, query, _ := strings.Cut(target, "?")
+	req, err := parse.Parse(parse.Input{Method: method, Path: path, RawQuery: query, Header: h.Get, HeaderValues: h.Values, Body: []byte(body)},
+		parse.Options{Schemas: f.cfg.Schemas})
+	if err != nil {
+		return viaShapes, full, false, err
+	}
+	x := &call{ctx: context.Background(), h: f.h, cfg: f.cfg, c: f.snap, req: req}
+	p, err := x.planCall()
+	if err != nil {
+		return viaShapes, full, false, err
+	}
+	if _, ok := slotValues(req); ok && !anyInline(p.read) {
+		if key := callShapeKey(req, p.cp); key != nil {
+			tmpl, known := f.h.shapes.get(key, f.snap, f.cfg)
+			templated = known && tmpl != nil
+		}
+	}
+	viaShapes, err1 := x.callStatement(p)
+	full, err2 := buildCall(p, p.cp, p.read)
+	if (err1 == nil) != (err2 == nil) {
+		t.Fatalf("%s %s %q: via shapes: %v; built in full: %v", method, target, body, err1, err2)
+	}
+	return viaShapes, full, templated, err1
+}
+
+// callTargets are calls with {v} where a value goes: in a body, as JSON
+// text; in a query string, escaped.
+var callTargets = []struct {
+	name, method, target, body string
+	headers                    http.Header
+	templated                  bool
+}{
+	{"POST, named arguments", "POST", "/rpc/add", `{"a": {v}, "b": 2}`, nil, true},
+	{"POST, an argument with a default", "POST", "/rpc/greet", `{"name": {v}}`, nil, true},
+	{"POST, no arguments", "POST", "/rpc/book_count", `{}`, nil, true},
+	{"POST, a single unnamed parameter", "POST", "/rpc/echo", `{"x": {v}}`, nil, true},
+	{"POST, filtered rows", "POST", "/rpc/books_by?select=id,title&title=neq.{v}&order=id", `{"author": {v}}`, nil, true},
+	{"POST, filtered on a boolean column", "POST", "/rpc/books_by?select=id&in_print=eq.{v}", `{"author": 1}`, nil, true},
+	{"POST, a single object", "POST", "/rpc/first_book?select=id,title", `{}`, http.Header{"Accept": {"application/vnd.pgrst.object+json"}}, true},
+	{"POST, an exact count", "POST", "/rpc/books_by?select=id&id=gt.{v}", `{"author": {v}}`, http.Header{"Prefer": {"count=exact"}}, true},
+	{"GET, arguments", "GET", "/rpc/add?a={v}&b=2", "", nil, true},
+	{"GET, a variadic argument given twice", "GET", "/rpc/sum_all?nums={v}&nums=2", "", nil, true},
+	{"GET, a variadic argument", "GET", "/rpc/sum_all?nums={v}", "", nil, true},
+	{"GET, a set of scalars", "GET", "/rpc/tag_list", "", nil, true},
+	// A pattern asked for again is written into the statement.
+	{"POST, a repeated pattern", "POST", "/rpc/books_by?select=id&title=ilike.*o*", `{"author": {v}}`, nil, false},
+}
+
+// TestCallShapesMatchFullBuild: for every call and value, the statement
+// the shape cache answers is byte for byte the one built in full, and a
+// templated call is answered from its template.
+func TestCallShapesMatchFullBuild(t *testing.T) {
+	f := newShapeFixture(t)
+	for _, ct := range callTargets {
+		t.Run(ct.name, func(t *testing.T) {
+			h := ct.headers
+			if h == nil {
+				h = http.Header{}
+			}
+			matchFullBuild(t, ct.templated, func(v string) (readStmts, readStmts, bool, error) {
+				js, _ := json.Marshal(v)
+				target := strings.ReplaceAll(ct.target, "{v}", url.QueryEscape(v))
+				body := strings.ReplaceAll(ct.body, "{v}", string(js))
+				got, want, tmpl, err := f.callStatements(t, ct.method, target, body, h)
+				return readStmts{main: got}, readStmts{main: want}, tmpl, err
+			})
+		})
+	}
+}
+
+// TestCallShapesFollowTheArguments: calls of one function whose bodies
+// name other parameters, or another overload, in turn, each answered as
+// built in full.
+func TestCallShapesFollowTheArguments(t *testing.T) {
+	f := newShapeFixture(t)
+	bodies := []string{
+		`{"a": 1, "b": 2}`, `{"a": 1, "b": 2, "c": 3}`, `{"b": 5, "a": 6}`, `{"a": 1, "b": 2, "c": 4}`,
+		`{"a": "x", "b": null}`, `{"a": 1}`, `{"a": 1, "b": 2}`, ` {"b":2,"a":1} `, `[{"a": 1, "b": 2}]`, `{}`,
+	}
+	templated := 0
+	for range 2 {
+		for _, body := range bodies {
+			got, want, tmpl, err := f.callStatements(t, "POST", "/rpc/add", body, http.Header{})
+			if err != nil {
+				continue // no such overload: refused in full as well
+			}
+			if !sameQuery(&got.SQL, got.Params, &want.SQL, want.Params) {
+				t.Errorf("%s: via shapes\n%s %q\nwant (built in full)\n%s %q", body, got.SQL, got.Params, want.SQL, want.Params)
+			}
+			if tmpl {
+				templated++
+			}
+		}
+	}
+	if templated == 0 {
+		t.Error("no call answered from a template")
+	}
+}
+
+func TestCallShapeKey(t *testing.T) {
+	f := newShapeFixture(t)
+	key := func(method, target, body string) string {
+		t.Helper()
+		path, query, _ := strings.Cut(target, "?")
+		h := http.Header{}
+		req, err := parse.Parse(parse.Input{Method: method, Path: path, RawQuery: query, Header: h.Get, HeaderValues: h.Values, Body: []byte(body)},
+			parse.Options{Schemas: f.cfg.Schemas})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := &call{ctx: context.Background(), h: f.h, cfg: f.cfg, c: f.snap, req: req}
+		p, err := x.planCall()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(callShapeKey(req, p.cp))
+	}
+	base := key("POST", "/rpc/add", `{"a": 1, "b": 2}`)
+	if base == "" {
+		t.Fatal("no key for a plain call")
+	}
+	cases := []struct {
+		name, method, target, body string
+		same                       bool
+	}{
+		{"other values", "POST", "/rpc/add", `{"a": 10, "b": "x"}`, true},
+		{"the keys in another order", "POST", "/rpc/add", `{"b": 2, "a": 1}`, true},
+		{"another overload", "POST", "/rpc/add", `{"a": 1, "b": 2, "c": 3}`, false},
+		{"a limit", "POST", "/rpc/add?limit=1", `{"a": 1, "b": 2}`, false},
+		{"GET", "GET", "/rpc/add?a=1&b=2", "", false},
+		{"another function", "POST", "/rpc/greet", `{"name": "x"}`, false},
+	}
+	for _, tc := range cases {
+		if got := key(tc.method, tc.target, tc.body) == base; got != tc.same {
+			t.Errorf("%s: same key = %v, want %v", tc.name, got, tc.same)
+		}
+	}
+	if key("POST", "/rpc/books_by?select=id", `{"author": 1}`) == key("POST", "/rpc/books_by?select=id,title", `{"author": 1}`) {
+		t.Error("another select list kept the key")
+	}
+	if key("GET", "/rpc/add?a=1&b=2", "") != key("GET", "/rpc/add?a=7&b=x", "") {
+		t.Error("GET arguments' values or order changed the key")
+	}
+}
+
+// FuzzCallShapeTemplates: whatever the body, the shape cache's statement
+// is the one built in full.
+func FuzzCallShapeTemplates(f *testing.F) {
+	for _, b := range []string{`{"a": 1, "b": 2}`, `{"a": 1, "b": 2, "c": 3}`, `{}`, `[]`, `{"name": "x"}`, `{"author": 1}`, `null`, `"pgrst` + "\x1fslot\x1f0" + `"`, `{"a": "pgrst\u001fslot\u001f0", "b": 1}`} {
+		f.Add(b)
+	}
+	fx := newShapeFixture(f)
+	fns := []string{"/rpc/add", "/rpc/greet", "/rpc/echo", "/rpc/books_by?select=id&id=gt.1", "/rpc/book_count"}
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, fn := range fns {
+			for range 2 {
+				got, want, _, err := fx.callStatements(t, "POST", fn, body, http.Header{})
+				if err != nil {
+					break // refused by parse or plan, as in full
+				}
+				if !sameQuery(&got.SQL, got.Params, &want.SQL, want.Params) {
+					t.Fatalf("%s with %q: via shapes\n%s %q\nwant\n%s %q", fn, body, got.SQL, got.Params, want.SQL, want.Params)
+				}
+			}
+		}
+	})
 }

@@ -121,8 +121,20 @@ func (x *call) mutate() (*Response, error) {
 	return resp, nil
 }
 
-// callFn answers /rpc/{fn}.
-func (x *call) call() (*Response, error) {
+// plannedCall is what a call's statement is built from.
+type plannedCall struct {
+	cp *plan.CallPlan
+	// rt is the function's result as a table; read the filters, order
+	// and limits over its rows.
+	rt    *schemacache.Table
+	read  *plan.ReadPlan
+	mt    parse.MediaType
+	exact bool
+	out   sqlgen.Output
+}
+
+// planCall plans the call x asks for.
+func (x *call) planCall() (*plannedCall, error) {
 	cp, err := plan.Call(x.c, x.req)
 	if err != nil {
 		return nil, err
@@ -148,7 +160,24 @@ func (x *call) call() (*Response, error) {
 	}
 	out := outputFor(mt, x.req.HeadersOnly || x.req.Prefs.Return == "minimal")
 	out.Func = f
-	main, err := sqlgen.Call(cp, read, exact, out)
+	return &plannedCall{cp: cp, rt: rt, read: read, mt: mt, exact: exact, out: out}, nil
+}
+
+// buildCall builds the statement of p with cp's arguments over the rows
+// read.
+func buildCall(p *plannedCall, cp *plan.CallPlan, read *plan.ReadPlan) (sqlgen.Query, error) {
+	q, err := sqlgen.Call(cp, read, p.exact, p.out)
+	return q.Encoded(), err
+}
+
+// callFn answers /rpc/{fn}.
+func (x *call) call() (*Response, error) {
+	p, err := x.planCall()
+	if err != nil {
+		return nil, err
+	}
+	f, mt, read := p.cp.Func, p.mt, p.read
+	main, err := x.callStatement(p)
 	if err != nil {
 		return nil, err
 	}
@@ -213,6 +242,52 @@ func (x *call) call() (*Response, error) {
 		resp.Body = nil
 	}
 	return resp, nil
+}
+
+// callStatement returns the statement of a planned call: from its
+// shape's template when the shape is known (shapecache.go), else built,
+// and the shape learnt.
+func (x *call) callStatement(p *plannedCall) (sqlgen.Query, error) {
+	fvals, ok := slotValues(x.req)
+	if !ok || anyInline(p.read) {
+		return buildCall(p, p.cp, p.read)
+	}
+	key := callShapeKey(x.req, p.cp)
+	if key == nil {
+		return buildCall(p, p.cp, p.read)
+	}
+	vals := append(fvals, callValues(p.cp)...)
+	if t, known := x.h.shapes.get(key, x.c, x.cfg); known {
+		if t == nil {
+			return buildCall(p, p.cp, p.read)
+		}
+		return t.main.fill(vals), nil
+	}
+	got, err := buildCall(p, p.cp, p.read)
+	if err != nil {
+		return got, err
+	}
+	x.h.shapes.put(string(key), x.c, x.cfg, x.learnCall(p, got, fvals, vals))
+	return got, nil
+}
+
+// learnCall builds the call once more with sentinels for vals (the
+// filters' first, fvals, replaced in the request and planned as a first
+// sighting, as learnShape does; the arguments' in the call plan) and
+// returns the template, or nil for a shape to build in full.
+func (x *call) learnCall(p *plannedCall, got sqlgen.Query, fvals, vals []string) *readTemplates {
+	probes := sentinels(len(vals))
+	opt := x.planOptions()
+	opt.Seen = plan.NewSightings()
+	read, err := plan.Read(x.c, p.rt, withValues(x.req, probes[:len(fvals)]), plan.RootCall, opt)
+	if err != nil || anyInline(read) {
+		return nil
+	}
+	probe, err := buildCall(p, withCallValues(p.cp, probes[len(fvals):]), read)
+	if err != nil {
+		return nil
+	}
+	return learnTemplates(readStmts{main: got}, readStmts{main: probe}, vals, probes)
 }
 
 func removeHeader(hs [][2]string, k string) [][2]string {
