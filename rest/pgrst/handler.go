@@ -616,7 +616,7 @@ func (x *call) read() (*Response, error) {
 	}
 	e := &readEntry{req: x.req, mt: mt, root: root, main: stmts.main, planned: stmts.planned,
 		location: contentLocation(x.req.Resource, x.r.RawQuery), customPlan: root.CustomPlan(), estimate: stmts.estimate}
-	if !root.Unseen {
+	if !root.Unseen && x.h.reads.admit([]byte(x.key)) {
 		x.h.reads.put(x.key, x.c, x.cfg, e)
 	}
 	return x.runRead(e)
@@ -643,7 +643,7 @@ func (x *call) readStatements(t *schemacache.Table, root *plan.ReadPlan, mt pars
 		return t.fill(vals), nil
 	}
 	stmts, err := x.buildRead(root, mt)
-	if err != nil {
+	if err != nil || !x.h.shapes.admit(key) {
 		return stmts, err
 	}
 	x.h.shapes.put(string(key), x.c, x.cfg, x.learnShape(t, stmts, vals, mt))

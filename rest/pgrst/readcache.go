@@ -1,6 +1,7 @@
 package pgrst
 
 import (
+	"hash/maphash"
 	"strings"
 	"sync"
 
@@ -14,6 +15,10 @@ import (
 // it fills.
 const snapCacheSize = 1024
 
+// onceSize bounds the keys a snapCache remembers as offered once (a hash
+// each); it is emptied when it fills.
+const onceSize = 4 * snapCacheSize
+
 // maxCachedKey bounds the requests worth caching (long query strings are
 // rarely repeated).
 const maxCachedKey = 2048
@@ -21,9 +26,41 @@ const maxCachedKey = 2048
 // snapCache keeps what was built under one schema snapshot and
 // configuration: an entry made under others is ignored. It holds the read
 // cache and the shape cache (shapecache.go). Safe for concurrent use.
+//
+// A key is kept only when it comes a second time (admit). Most requests
+// not asked before are asked once (another listing's detail page, another
+// word), and kept at once they filled the map and emptied it, taking the
+// requests that do repeat (a screen's list) with them; the shape cache
+// also spent a second build learning each shape it then never saw again.
 type snapCache[V any] struct {
 	mu sync.RWMutex
 	m  map[string]snapEntry[V]
+	// once holds the hashes of keys offered once and not yet kept.
+	once map[uint64]struct{}
+	seed maphash.Seed
+}
+
+// admit reports whether key was offered before, and notes it otherwise.
+// A hash collision admits a key early, which costs only the entry.
+func (c *snapCache[V]) admit(key []byte) bool {
+	if len(key) == 0 {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.once == nil || len(c.once) >= onceSize {
+		if c.once == nil {
+			c.seed = maphash.MakeSeed()
+		}
+		c.once = make(map[uint64]struct{}, 64)
+	}
+	h := maphash.Bytes(c.seed, key)
+	if _, ok := c.once[h]; ok {
+		delete(c.once, h)
+		return true
+	}
+	c.once[h] = struct{}{}
+	return false
 }
 
 type snapEntry[V any] struct {

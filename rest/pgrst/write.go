@@ -264,7 +264,7 @@ func (x *call) callStatement(p *plannedCall) (sqlgen.Query, error) {
 		return t.main.fill(vals), nil
 	}
 	got, err := buildCall(p, p.cp, p.read)
-	if err != nil {
+	if err != nil || !x.h.shapes.admit(key) {
 		return got, err
 	}
 	x.h.shapes.put(string(key), x.c, x.cfg, x.learnCall(p, got, fvals, vals))
