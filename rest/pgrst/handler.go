@@ -626,51 +626,65 @@ func (x *call) read() (*Response, error) {
 // its shape's templates when the shape is known (shapecache.go), else
 // built, and the shape learnt.
 func (x *call) readStatements(t *schemacache.Table, root *plan.ReadPlan, mt parse.MediaType) (readStmts, error) {
+	build := func() (readStmts, error) { return x.buildRead(root, mt) }
 	// A read without slotted values gains nothing here: the read cache
 	// answers it when it is asked again.
 	vals, ok := slotValues(x.req)
 	if !ok || len(vals) == 0 || anyInline(root) {
-		return x.buildRead(root, mt)
+		return build()
 	}
-	key := shapeKey(x.req)
+	return x.viaShape(shapeKey(x.req), vals, build, func(got readStmts) *readTemplates {
+		probes := sentinels(len(vals))
+		root := x.probeRead(t, plan.RootTable, probes)
+		if root == nil {
+			return nil
+		}
+		// The probe differs from x's request only by the values, so x's
+		// counting and output apply to it.
+		probe, err := x.buildRead(root, mt)
+		if err != nil {
+			return nil
+		}
+		return learnTemplates(got, probe, vals, probes)
+	})
+}
+
+// viaShape returns the statements of the shape key with vals: filled in
+// from the shape's templates when it is known, else built (build), and
+// the shape learnt (learn gets them, and returns nil for a shape to
+// build in full) once it has come a second time. A nil key (a request
+// that cannot be written out) is built.
+func (x *call) viaShape(key []byte, vals []string, build func() (readStmts, error), learn func(got readStmts) *readTemplates) (readStmts, error) {
 	if key == nil {
-		return x.buildRead(root, mt)
+		return build()
 	}
 	if t, known := x.h.shapes.get(key, x.c, x.cfg); known {
 		if t == nil {
-			return x.buildRead(root, mt)
+			return build()
 		}
 		return t.fill(vals), nil
 	}
-	stmts, err := x.buildRead(root, mt)
+	got, err := build()
 	if err != nil || !x.h.shapes.admit(key) {
-		return stmts, err
+		return got, err
 	}
-	x.h.shapes.put(string(key), x.c, x.cfg, x.learnShape(t, stmts, vals, mt))
-	return stmts, nil
+	x.h.shapes.put(string(key), x.c, x.cfg, learn(got))
+	return got, nil
 }
 
-// learnShape builds the read once more with sentinels for vals and
-// returns the templates, or nil for a shape to build in full. The probe
-// is planned as a first sighting of every value (its own Sightings), as
-// the reads it stands for are: a value asked for again is inlined, and
-// such a read is built in full (anyInline).
-func (x *call) learnShape(t *schemacache.Table, got readStmts, vals []string, mt parse.MediaType) *readTemplates {
-	probes := sentinels(len(vals))
-	probeReq := withValues(x.req, probes)
+// probeRead plans x's read over t once more, with probes in place of its
+// slotted filters' values, as a first sighting of each (its own
+// Sightings), as the requests its shape stands for are: a value asked for
+// again is inlined, and such a request is built in full (anyInline). nil
+// when planning refuses it or writes a value into the text.
+func (x *call) probeRead(t *schemacache.Table, kind plan.RootKind, probes []string) *plan.ReadPlan {
 	opt := x.planOptions()
 	opt.Seen = plan.NewSightings()
-	root, err := plan.Read(x.c, t, probeReq, plan.RootTable, opt)
+	root, err := plan.Read(x.c, t, withValues(x.req, probes), kind, opt)
 	if err != nil || anyInline(root) {
 		return nil
 	}
-	// The probe differs from x's request only by the values, so x's
-	// counting and output apply to it.
-	probe, err := x.buildRead(root, mt)
-	if err != nil {
-		return nil
-	}
-	return learnTemplates(got, probe, vals, probes)
+	return root
 }
 
 // buildRead builds the statements of a read planned as root.

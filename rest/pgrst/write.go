@@ -248,46 +248,31 @@ func (x *call) call() (*Response, error) {
 // shape's template when the shape is known (shapecache.go), else built,
 // and the shape learnt.
 func (x *call) callStatement(p *plannedCall) (sqlgen.Query, error) {
+	build := func() (readStmts, error) {
+		q, err := buildCall(p, p.cp, p.read)
+		return readStmts{main: q}, err
+	}
 	fvals, ok := slotValues(x.req)
 	if !ok || anyInline(p.read) {
-		return buildCall(p, p.cp, p.read)
-	}
-	key := callShapeKey(x.req, p.cp)
-	if key == nil {
-		return buildCall(p, p.cp, p.read)
+		s, err := build()
+		return s.main, err
 	}
 	vals := append(fvals, callValues(p.cp)...)
-	if t, known := x.h.shapes.get(key, x.c, x.cfg); known {
-		if t == nil {
-			return buildCall(p, p.cp, p.read)
+	s, err := x.viaShape(callShapeKey(x.req, p.cp), vals, build, func(got readStmts) *readTemplates {
+		// The filters' values are replaced in the request, the
+		// arguments' in the call plan.
+		probes := sentinels(len(vals))
+		read := x.probeRead(p.rt, plan.RootCall, probes[:len(fvals)])
+		if read == nil {
+			return nil
 		}
-		return t.main.fill(vals), nil
-	}
-	got, err := buildCall(p, p.cp, p.read)
-	if err != nil || !x.h.shapes.admit(key) {
-		return got, err
-	}
-	x.h.shapes.put(string(key), x.c, x.cfg, x.learnCall(p, got, fvals, vals))
-	return got, nil
-}
-
-// learnCall builds the call once more with sentinels for vals (the
-// filters' first, fvals, replaced in the request and planned as a first
-// sighting, as learnShape does; the arguments' in the call plan) and
-// returns the template, or nil for a shape to build in full.
-func (x *call) learnCall(p *plannedCall, got sqlgen.Query, fvals, vals []string) *readTemplates {
-	probes := sentinels(len(vals))
-	opt := x.planOptions()
-	opt.Seen = plan.NewSightings()
-	read, err := plan.Read(x.c, p.rt, withValues(x.req, probes[:len(fvals)]), plan.RootCall, opt)
-	if err != nil || anyInline(read) {
-		return nil
-	}
-	probe, err := buildCall(p, withCallValues(p.cp, probes[len(fvals):]), read)
-	if err != nil {
-		return nil
-	}
-	return learnTemplates(readStmts{main: got}, readStmts{main: probe}, vals, probes)
+		probe, err := buildCall(p, withCallValues(p.cp, probes[len(fvals):]), read)
+		if err != nil {
+			return nil
+		}
+		return learnTemplates(got, readStmts{main: probe}, vals, probes)
+	})
+	return s.main, err
 }
 
 func removeHeader(hs [][2]string, k string) [][2]string {
