@@ -1,10 +1,8 @@
 package pgrst
 
 import (
-	"net/http"
 	"testing"
 
-	"github.com/kejanest/kejanest/rest/pgrst/parse"
 	"github.com/kejanest/kejanest/rest/pgrst/plan"
 )
 
@@ -13,10 +11,8 @@ import (
 // most columns).
 func BenchmarkPlanRead(b *testing.B) {
 	f := newShapeFixture(b)
-	h := http.Header{}
-	req, err := parse.Parse(parse.Input{Method: "GET", Path: "/books",
-		RawQuery: "select=id,title,author_id,editor_id,publisher_id,price,pages,tags,metadata,published_on,summary,in_print,created_at&id=eq.7",
-		Header:   h.Get, HeaderValues: h.Values}, parse.Options{Schemas: f.cfg.Schemas})
+	req, err := parseTarget("GET", "/books?select=id,title,author_id,editor_id,publisher_id,price,pages,tags,metadata,published_on,summary,in_print,created_at&id=eq.7",
+		"", nil, f.cfg.Schemas)
 	if err != nil {
 		b.Fatal(err)
 	}

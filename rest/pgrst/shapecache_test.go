@@ -34,6 +34,17 @@ func newShapeFixture(t testing.TB) *shapeFixture {
 	return &shapeFixture{snap: snap, h: &Handler{seen: plan.NewSightings()}, cfg: newLiveConfig(cfg)}
 }
 
+// parseTarget parses a request for target (path and query) as Serve
+// does, with body, the headers h (nil for none) and the exposed schemas.
+func parseTarget(method, target, body string, h http.Header, schemas []string) (*parse.ApiRequest, error) {
+	if h == nil {
+		h = http.Header{}
+	}
+	path, query, _ := strings.Cut(target, "?")
+	return parse.Parse(parse.Input{Method: method, Path: path, RawQuery: query, Header: h.Get, HeaderValues: h.Values, Body: []byte(body)},
+		parse.Options{Schemas: schemas})
+}
+
 // statements runs target (with value in place of every {v}) through
 // parse and plan as a request does, then builds its statements both ways:
 // through the shape cache, and in full. It reports whether the shape
@@ -41,9 +52,7 @@ func newShapeFixture(t testing.TB) *shapeFixture {
 // A request that parse or plan refuse returns their error.
 func (f *shapeFixture) statements(t testing.TB, method, target, value string, h http.Header) (viaShapes, full readStmts, templated bool, err error) {
 	t.Helper()
-	path, query, _ := strings.Cut(strings.ReplaceAll(target, "{v}", url.QueryEscape(value)), "?")
-	req, err := parse.Parse(parse.Input{Method: method, Path: path, RawQuery: query, Header: h.Get, HeaderValues: h.Values},
-		parse.Options{Schemas: f.cfg.Schemas})
+	req, err := parseTarget(method, strings.ReplaceAll(target, "{v}", url.QueryEscape(value)), "", h, f.cfg.Schemas)
 	if err != nil {
 		return viaShapes, full, false, err
 	}
@@ -180,11 +189,7 @@ func TestShapeKey(t *testing.T) {
 	t.Parallel()
 	key := func(target string, h http.Header) string {
 		t.Helper()
-		path, query, _ := strings.Cut(target, "?")
-		if h == nil {
-			h = http.Header{}
-		}
-		req, err := parse.Parse(parse.Input{Method: "GET", Path: path, RawQuery: query, Header: h.Get, HeaderValues: h.Values}, parse.Options{Schemas: []string{"library"}})
+		req, err := parseTarget("GET", target, "", h, []string{"library"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,9 +255,7 @@ func FuzzShapeTemplates(f *testing.F) {
 // one id), which every read not asked before computes.
 func BenchmarkShapeKey(b *testing.B) {
 	const cols = "id,user_id,title,type,purpose,price,price_unit,location,description,deposit,images,created_at,is_active,payment_status,paid_until,pending_days,pending_fee,moderation_notes,updated_at"
-	h := http.Header{}
-	req, err := parse.Parse(parse.Input{Method: "GET", Path: "/properties", RawQuery: "select=" + cols + "&id=eq.00000000-0000-4000-8000-000000004242", Header: h.Get, HeaderValues: h.Values},
-		parse.Options{Schemas: []string{"public"}})
+	req, err := parseTarget("GET", "/properties?select="+cols+"&id=eq.00000000-0000-4000-8000-000000004242", "", nil, []string{"public"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -271,9 +274,7 @@ func BenchmarkShapeKey(b *testing.B) {
 // returns their error.
 func (f *shapeFixture) callStatements(t testing.TB, method, target, body string, h http.Header) (viaShapes, full sqlgen.Query, templated bool, err error) {
 	t.Helper()
-	path, query, _ := strings.Cut(target, "?")
-	req, err := parse.Parse(parse.Input{Method: method, Path: path, RawQuery: query, Header: h.Get, HeaderValues: h.Values, Body: []byte(body)},
-		parse.Options{Schemas: f.cfg.Schemas})
+	req, err := parseTarget(method, target, body, h, f.cfg.Schemas)
 	if err != nil {
 		return viaShapes, full, false, err
 	}
@@ -374,10 +375,7 @@ func TestCallShapeKey(t *testing.T) {
 	f := newShapeFixture(t)
 	key := func(method, target, body string) string {
 		t.Helper()
-		path, query, _ := strings.Cut(target, "?")
-		h := http.Header{}
-		req, err := parse.Parse(parse.Input{Method: method, Path: path, RawQuery: query, Header: h.Get, HeaderValues: h.Values, Body: []byte(body)},
-			parse.Options{Schemas: f.cfg.Schemas})
+		req, err := parseTarget(method, target, body, nil, f.cfg.Schemas)
 		if err != nil {
 			t.Fatal(err)
 		}
