@@ -145,3 +145,15 @@ func BenchmarkRequestHeadersJSON(b *testing.B) {
 		buf = appendHeadersJSON(buf[:0], hdrs)
 	}
 }
+
+// BenchmarkContentLocation: the Content-Location of the app's detail
+// page, written for every read the read cache has not seen (another
+// listing each time).
+func BenchmarkContentLocation(b *testing.B) {
+	const q = "select=id,title,description,price,location,type,purpose,bedrooms,bathrooms,images,is_active,created_at,user_id,size_sqft,amenities" +
+		"&id=eq.6f1c2a9e-3b7d-4e8f-9a0b-1c2d3e4f5a6b"
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = contentLocation("properties", q)
+	}
+}

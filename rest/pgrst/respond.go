@@ -227,7 +227,9 @@ func (x *call) preferenceApplied(resp *Response, write bool) {
 // sends the name as it is; control characters are escaped here so that
 // no name can break the header): /table?canonical query.
 func contentLocation(table, rawQuery string) string {
-	b := make([]byte, 0, 1+len(table)+len(rawQuery)+16)
+	// Sized for the worst case (every byte of the query percent-encoded),
+	// so the query is appended in place.
+	b := make([]byte, 0, 2+3*len(table)+3*len(rawQuery))
 	b = append(b, '/')
 	for i := 0; i < len(table); i++ {
 		if c := table[i]; c < 0x20 || c == 0x7f {
@@ -236,9 +238,9 @@ func contentLocation(table, rawQuery string) string {
 			b = append(b, c)
 		}
 	}
-	if q := parse.CanonicalQuery(rawQuery); q != "" {
-		b = append(b, '?')
-		b = append(b, q...)
+	n := len(b)
+	if b = parse.AppendCanonicalQuery(append(b, '?'), rawQuery); len(b) == n+1 {
+		b = b[:n] // no parameters: no "?"
 	}
 	return string(b)
 }

@@ -119,3 +119,29 @@ func FuzzQuery(f *testing.F) {
 		_, _ = ParseQuery(params, rpc)
 	})
 }
+
+// FuzzURLEncoded checks Content-Location's percent-encoding: only
+// unreserved bytes and %XX come out, and decoding gives back the input.
+func FuzzURLEncoded(f *testing.F) {
+	for _, s := range []string{"", "id,title,price", "ilike.*o*", "Ngũgĩ", "a b+c%2", "-_.~", "\x00\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		enc := string(appendURLEncoded([]byte("x"), s))[1:]
+		for i := 0; i < len(enc); i++ {
+			if enc[i] == '%' {
+				if i+2 >= len(enc) || !strings.ContainsRune("0123456789ABCDEF", rune(enc[i+1])) || !strings.ContainsRune("0123456789ABCDEF", rune(enc[i+2])) {
+					t.Fatalf("appendURLEncoded(%q) = %q: a bad escape at %d", s, enc, i)
+				}
+				i += 2
+				continue
+			}
+			if !unreserved[enc[i]] {
+				t.Fatalf("appendURLEncoded(%q) = %q: %q left as it is", s, enc, enc[i])
+			}
+		}
+		if got := unescape(enc); got != s {
+			t.Fatalf("unescape(appendURLEncoded(%q)) = %q", s, got)
+		}
+	})
+}

@@ -23,7 +23,10 @@ func SplitQuery(raw string) ([]Param, error) {
 	if len(raw) > MaxQueryLen {
 		return nil, pgrsterr.QueryParam("query string too long", fmt.Sprintf("at most %d bytes are accepted", MaxQueryLen))
 	}
-	var out []Param
+	if raw == "" {
+		return nil, nil
+	}
+	out := make([]Param, 0, min(strings.Count(raw, "&")+1, MaxParams))
 	for raw != "" {
 		var part string
 		part, raw, _ = strings.Cut(raw, "&")
@@ -45,12 +48,16 @@ func SplitQuery(raw string) ([]Param, error) {
 // as Network.HTTP.Base's urlEncode does (all but ASCII letters, digits and
 // "-_.~"). Reads answer it in Content-Location.
 func CanonicalQuery(raw string) string {
+	return string(AppendCanonicalQuery(nil, raw))
+}
+
+// AppendCanonicalQuery appends CanonicalQuery(raw) to b.
+func AppendCanonicalQuery(b []byte, raw string) []byte {
 	params, err := SplitQuery(raw)
 	if err != nil || len(params) == 0 {
-		return ""
+		return b
 	}
 	slices.SortStableFunc(params, func(a, b Param) int { return strings.Compare(a.Key, b.Key) })
-	var b []byte
 	for i, p := range params {
 		if i > 0 && p.Key == params[i-1].Key {
 			b = append(b, ',')
@@ -64,18 +71,35 @@ func CanonicalQuery(raw string) string {
 		b = append(b, '=')
 		b = appendURLEncoded(b, p.Value)
 	}
-	return string(b)
+	return b
 }
 
+// unreserved marks the bytes urlEncode keeps as they are: ASCII letters,
+// digits and "-_.~".
+var unreserved = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~'
+	}
+	return t
+}()
+
+// appendURLEncoded appends s percent-encoded, copying each run of
+// unreserved bytes at once (a select list is mostly such runs between
+// commas).
 func appendURLEncoded(b []byte, s string) []byte {
 	const upperHex = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
-			b = append(b, c)
-		default:
-			b = append(b, '%', upperHex[c>>4], upperHex[c&0xf])
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && unreserved[s[j]] {
+			j++
 		}
+		b = append(b, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		c := s[j]
+		b = append(b, '%', upperHex[c>>4], upperHex[c&0xf])
+		i = j + 1
 	}
 	return b
 }
@@ -93,7 +117,9 @@ func unhex(c byte) (byte, bool) {
 }
 
 func unescape(s string) string {
-	if !strings.ContainsAny(s, "+%") {
+	// Two byte searches: ContainsAny builds its byte set on every call,
+	// and this runs for every name and value of every query.
+	if strings.IndexByte(s, '+') < 0 && strings.IndexByte(s, '%') < 0 {
 		return s
 	}
 	b := make([]byte, 0, len(s))
