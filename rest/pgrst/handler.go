@@ -762,7 +762,7 @@ func appendHeadersJSON(b []byte, headers [][2]string) []byte {
 	b = append(b, '{')
 	first := true
 	for i, kv := range headers {
-		if slices.ContainsFunc(headers[:i], func(p [2]string) bool { return equalLower(p[0], kv[0]) }) {
+		if seenName(headers[:i], kv[0]) {
 			continue
 		}
 		if !first {
@@ -774,6 +774,16 @@ func appendHeadersJSON(b []byte, headers [][2]string) []byte {
 		b = appendJSONString(b, kv[1], false)
 	}
 	return append(b, '}')
+}
+
+// seenName reports whether one of headers is named name (in any case).
+func seenName(headers [][2]string, name string) bool {
+	for _, h := range headers {
+		if equalLower(h[0], name) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendCookiesJSON appends request.cookies: a JSON object of the cookies
@@ -845,17 +855,22 @@ var plainJSON = func() (t [256]bool) {
 func appendJSONString(b []byte, s string, lower bool) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
-		if !lower {
-			// Header values (two bearer tokens on most requests) are
-			// long runs of plain ASCII: copied a run at a time.
-			j := i
-			for j < len(s) && plainJSON[s[j]] {
-				j++
+		// Header names and values (two bearer tokens on most requests)
+		// are long runs of plain ASCII: copied a run at a time, and a
+		// name's run lower-cased where it landed.
+		j := i
+		for j < len(s) && plainJSON[s[j]] {
+			j++
+		}
+		n := len(b)
+		b = append(b, s[i:j]...)
+		if lower {
+			for k := n; k < len(b); k++ {
+				b[k] = lowerASCII(b[k])
 			}
-			b = append(b, s[i:j]...)
-			if i = j; i == len(s) {
-				break
-			}
+		}
+		if i = j; i == len(s) {
+			break
 		}
 		c := s[i]
 		if c >= utf8.RuneSelf {
@@ -867,15 +882,11 @@ func appendJSONString(b []byte, s string, lower bool) []byte {
 			i += n
 			continue
 		}
-		switch {
-		case c == '"' || c == '\\':
+		// Not plain: the quote, the backslash or a control character.
+		if c == '"' || c == '\\' {
 			b = append(b, '\\', c)
-		case c < 0x20:
+		} else {
 			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		case lower:
-			b = append(b, lowerASCII(c))
-		default:
-			b = append(b, c)
 		}
 		i++
 	}
