@@ -762,7 +762,7 @@ func appendHeadersJSON(b []byte, headers [][2]string) []byte {
 	b = append(b, '{')
 	first := true
 	for i, kv := range headers {
-		if seenName(headers[:i], kv[0]) {
+		if slices.ContainsFunc(headers[:i], func(p [2]string) bool { return equalLower(p[0], kv[0]) }) {
 			continue
 		}
 		if !first {
@@ -774,16 +774,6 @@ func appendHeadersJSON(b []byte, headers [][2]string) []byte {
 		b = appendJSONString(b, kv[1], false)
 	}
 	return append(b, '}')
-}
-
-// seenName reports whether one of headers is named name (in any case).
-func seenName(headers [][2]string, name string) bool {
-	for _, h := range headers {
-		if equalLower(h[0], name) {
-			return true
-		}
-	}
-	return false
 }
 
 // appendCookiesJSON appends request.cookies: a JSON object of the cookies
