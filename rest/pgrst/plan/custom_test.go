@@ -78,50 +78,57 @@ func TestInlinable(t *testing.T) {
 }
 
 func TestSightings(t *testing.T) {
-	s := NewSightings()
 	ilike := func(v string) parse.OpExpr { return parse.OpExpr{Op: parse.OpILike, Value: v} }
-	steps := []struct {
+	keys := []struct {
 		name                  string
 		schema, table, column string
 		e                     parse.OpExpr
-		want                  bool
 	}{
-		{"first asked", "public", "properties", "location", ilike("*kilimani*"), false},
-		{"asked again", "public", "properties", "location", ilike("*kilimani*"), true},
-		{"and again", "public", "properties", "location", ilike("*kilimani*"), true},
-		{"another value", "public", "properties", "location", ilike("*westlands*"), false},
-		{"another column", "public", "properties", "title", ilike("*kilimani*"), false},
-		{"another table", "public", "lands", "location", ilike("*kilimani*"), false},
-		{"another schema", "private", "properties", "location", ilike("*kilimani*"), false},
-		{"another operator", "public", "properties", "location", parse.OpExpr{Op: parse.OpLike, Value: "*kilimani*"}, false},
-		{"a configuration", "public", "properties", "search", parse.OpExpr{Op: parse.OpFts, Lang: "english", Value: "nyumba"}, false},
-		{"another configuration", "public", "properties", "search", parse.OpExpr{Op: parse.OpFts, Lang: "simple", Value: "nyumba"}, false},
-		{"the first configuration again", "public", "properties", "search", parse.OpExpr{Op: parse.OpFts, Lang: "english", Value: "nyumba"}, true},
-		{"a list", "public", "properties", "id", parse.OpExpr{Op: parse.OpIn, List: []string{"a", "bc"}}, false},
-		{"the list split otherwise", "public", "properties", "id", parse.OpExpr{Op: parse.OpIn, List: []string{"ab", "c"}}, false},
-		{"the list again", "public", "properties", "id", parse.OpExpr{Op: parse.OpIn, List: []string{"a", "bc"}}, true},
+		{"a value", "public", "properties", "location", ilike("*kilimani*")},
+		{"another value", "public", "properties", "location", ilike("*westlands*")},
+		{"another column", "public", "properties", "title", ilike("*kilimani*")},
+		{"another table", "public", "lands", "location", ilike("*kilimani*")},
+		{"another schema", "private", "properties", "location", ilike("*kilimani*")},
+		{"another operator", "public", "properties", "location", parse.OpExpr{Op: parse.OpLike, Value: "*kilimani*"}},
+		{"a configuration", "public", "properties", "search", parse.OpExpr{Op: parse.OpFts, Lang: "english", Value: "nyumba"}},
+		{"another configuration", "public", "properties", "search", parse.OpExpr{Op: parse.OpFts, Lang: "simple", Value: "nyumba"}},
+		{"a list", "public", "properties", "id", parse.OpExpr{Op: parse.OpIn, List: []string{"a", "bc"}}},
+		{"the list split otherwise", "public", "properties", "id", parse.OpExpr{Op: parse.OpIn, List: []string{"ab", "c"}}},
 	}
-	for _, st := range steps {
-		if got := s.Again(st.schema, st.table, st.column, st.e); got != st.want {
-			t.Errorf("%s: Again = %v, want %v", st.name, got, st.want)
+	s := NewSightings()
+	// Each key is asked for in turn, so two keys sharing a count would
+	// reach InlineAt early, or reset each other and never reach it.
+	for n := 1; n <= InlineAt+2; n++ {
+		for _, k := range keys {
+			want := n >= InlineAt
+			if got := s.Again(k.schema, k.table, k.column, k.e); got != want {
+				t.Errorf("%s, sighting %d: Again = %v, want %v", k.name, n, got, want)
+			}
 		}
 	}
 }
 
-// A value forgotten when others take its slot is only bound once more:
+// A value forgotten when others take its slot counts again from one:
 // Sightings bounds its memory, never its answers.
 func TestSightingsForget(t *testing.T) {
 	s := NewSightings()
 	e := parse.OpExpr{Op: parse.OpILike, Value: "*kilimani*"}
-	s.Again("public", "properties", "location", e)
+	for range InlineAt {
+		s.Again("public", "properties", "location", e)
+	}
 	for i := range 50 * sightingSlots {
 		s.Again("public", "properties", "location", parse.OpExpr{Op: parse.OpILike, Value: strconv.Itoa(i)})
 	}
-	if s.Again("public", "properties", "location", e) {
-		t.Error("still remembered after 50 times the table's size of other values")
+	for n := 1; n < InlineAt; n++ {
+		if s.Again("public", "properties", "location", e) {
+			t.Fatalf("sighting %d after 50 times the table's size of other values: still counted from before", n)
+		}
 	}
-	if !s.Again("public", "properties", "location", e) {
-		t.Error("not remembered right after it was seen")
+	// The count stops at its ceiling rather than wrapping to zero.
+	for n := InlineAt; n < 1000; n++ {
+		if !s.Again("public", "properties", "location", e) {
+			t.Fatalf("sighting %d in a row: not written", n)
+		}
 	}
 }
 
