@@ -21,6 +21,7 @@ import (
 	"github.com/kejanest/kejanest/platform/pgpool"
 	"github.com/kejanest/kejanest/rest/internal/config"
 	"github.com/kejanest/kejanest/rest/pgrst"
+	"github.com/kejanest/kejanest/rest/pgrst/exec"
 	"github.com/kejanest/kejanest/rest/pgrst/schemacache"
 )
 
@@ -67,7 +68,7 @@ func LoadConfig(env *envconf.Reader, defaultPort int) (config.Config, error) {
 // requests do not meet 503 PGRST002. Close releases the pool. appName
 // names the pool's connections in pg_stat_activity.
 func Start(ctx context.Context, cfg config.Config, log *slog.Logger, appName string) (*Service, error) {
-	pool, err := pgpool.New(context.Background(), cfg.DBURI, pgpool.Options{AppName: appName, MaxConns: int32(cfg.DBPool)})
+	pool, err := pgpool.New(context.Background(), cfg.DBURI, pgpool.Options{AppName: appName, MaxConns: int32(cfg.DBPool), OnConnect: exec.OnConnect})
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)
 	}

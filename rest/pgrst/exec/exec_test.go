@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kejanest/kejanest/platform/pgtest"
@@ -163,5 +164,27 @@ func TestEstimateKeepsPreamble(t *testing.T) {
 				t.Errorf("total = %d, want %d", *res.Total, tt.want)
 			}
 		})
+	}
+}
+
+// OnConnect is the first statement of every pooled connection, run as
+// the login role before any request has set one: it must need no
+// privilege, and it makes the backend allocate the whole block (a
+// planner that folded the call away would allocate nothing).
+func TestOnConnect(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t, pgtest.Options{})
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, db.URLAs("authenticator"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int64
+	if err := conn.QueryRow(ctx, OnConnect).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", OnConnect, err)
+	}
+	if n != 4<<20 {
+		t.Errorf("%s = %d, want a block of %d bytes", OnConnect, n, 4<<20)
 	}
 }
