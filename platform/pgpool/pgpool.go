@@ -17,9 +17,9 @@ type Options struct {
 	AppName string
 	// MaxConns caps the pool (PGRST_DB_POOL and friends).
 	MaxConns int32
-	// OnConnect, when set, runs once on every new connection before the
-	// pool hands it out; a failure discards the connection.
-	OnConnect string
+	// AfterConnect, when set, is called once on every new connection
+	// before the pool hands it out; an error discards the connection.
+	AfterConnect func(context.Context, *pgx.Conn) error
 }
 
 // New parses url, applies opts and connects. It does not wait for the server:
@@ -37,14 +37,7 @@ func New(ctx context.Context, url string, opts Options) (*pgxpool.Pool, error) {
 		cfg.MaxConns = opts.MaxConns
 	}
 	cfg.HealthCheckPeriod = 30 * time.Second
-	if opts.OnConnect != "" {
-		cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
-			if _, err := c.Exec(ctx, opts.OnConnect); err != nil {
-				return fmt.Errorf("set up connection: %w", err)
-			}
-			return nil
-		}
-	}
+	cfg.AfterConnect = opts.AfterConnect
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open pool: %w", err)

@@ -6,29 +6,37 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/kejanest/kejanest/platform/pgtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// OnConnect runs on every connection the pool opens, before it is handed
-// out; a connection whose set-up fails is not handed out.
-func TestOnConnect(t *testing.T) {
+// AfterConnect runs on every connection the pool opens, before it is
+// handed out; a connection whose set-up fails is not handed out.
+func TestAfterConnect(t *testing.T) {
 	db := pgtest.NewEmpty(t)
 	ctx := context.Background()
+	run := func(sql string) func(context.Context, *pgx.Conn) error {
+		return func(ctx context.Context, c *pgx.Conn) error {
+			_, err := c.Exec(ctx, sql)
+			return err
+		}
+	}
 	tests := []struct {
-		name      string
-		onConnect string
-		want      string // the session's kejanest.set_up, or the error's text
-		wantErr   bool
+		name         string
+		afterConnect func(context.Context, *pgx.Conn) error
+		want         string // the session's kejanest.set_up, or the error's text
+		wantErr      bool
 	}{
-		{"none", "", "", false},
-		{"a statement", "select set_config('kejanest.set_up', 'yes', false)", "yes", false},
-		{"a failing statement", "select 1/0", "set up connection", true},
+		{"none", nil, "", false},
+		{"a statement", run("select set_config('kejanest.set_up', 'yes', false)"), "yes", false},
+		{"a failing statement", run("select 1/0"), "division by zero", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pool, err := New(ctx, db.URL, Options{MaxConns: 2, OnConnect: tt.onConnect})
+			pool, err := New(ctx, db.URL, Options{MaxConns: 2, AfterConnect: tt.afterConnect})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kejanest/kejanest/platform/envconf"
@@ -68,7 +69,7 @@ func LoadConfig(env *envconf.Reader, defaultPort int) (config.Config, error) {
 // requests do not meet 503 PGRST002. Close releases the pool. appName
 // names the pool's connections in pg_stat_activity.
 func Start(ctx context.Context, cfg config.Config, log *slog.Logger, appName string) (*Service, error) {
-	pool, err := pgpool.New(context.Background(), cfg.DBURI, pgpool.Options{AppName: appName, MaxConns: int32(cfg.DBPool), OnConnect: exec.OnConnect})
+	pool, err := pgpool.New(context.Background(), cfg.DBURI, pgpool.Options{AppName: appName, MaxConns: int32(cfg.DBPool), AfterConnect: warmUp(log)})
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)
 	}
@@ -92,6 +93,19 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, appName str
 	case <-ctx.Done():
 	}
 	return &Service{Config: cfg, Pipeline: pipeline, pool: pool, cache: cache, log: log}, nil
+}
+
+// warmUp runs exec.WarmUp on each new connection. It only saves work: a
+// connection where it failed (a statement_timeout of a few milliseconds
+// on the login role, say) serves as well without it, so the failure is
+// logged and the connection kept.
+func warmUp(log *slog.Logger) func(context.Context, *pgx.Conn) error {
+	return func(ctx context.Context, c *pgx.Conn) error {
+		if err := exec.WarmUp(ctx, c.PgConn()); err != nil {
+			log.Warn("connection warm-up failed; serving without it", "error", err.Error())
+		}
+		return nil
+	}
 }
 
 // Ready reports whether the service can answer table requests: the schema

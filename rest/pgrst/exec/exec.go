@@ -287,7 +287,7 @@ func checkPlanChoice(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache) e
 	return nil
 }
 
-// OnConnect runs once on each new connection: it makes the backend
+// WarmUp is run once on each new connection: it makes the backend
 // allocate and free one 4 MiB block. glibc serves a block that large with
 // mmap, and freeing it raises the process's mmap threshold to its size and
 // its heap-trim threshold to twice that (malloc's dynamic threshold).
@@ -301,7 +301,16 @@ func checkPlanChoice(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache) e
 // starting PostgreSQL with GLIBC_TUNABLES=glibc.malloc.trim_threshold
 // raised does too, which rest cannot do for a server it only connects
 // to. Other allocators just serve one block once.
-const OnConnect = "select pg_catalog.length(pg_catalog.repeat('x', 4194304))"
+func WarmUp(ctx context.Context, pc *pgconn.PgConn) error {
+	if _, err := pc.Exec(ctx, warmUpSQL).ReadAll(); err != nil {
+		return fmt.Errorf("warm up the connection: %w", err)
+	}
+	return nil
+}
+
+// warmUpSQL allocates the block as repeat's result: folded while planning
+// or computed while executing, it is allocated and freed either way.
+const warmUpSQL = "select pg_catalog.length(pg_catalog.repeat('x', 4194304))"
 
 // ReadOnlySetting is the preamble setting that makes an implicit
 // transaction read-only (what BEGIN … READ ONLY does for an explicit one).

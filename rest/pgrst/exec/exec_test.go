@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -167,11 +168,10 @@ func TestEstimateKeepsPreamble(t *testing.T) {
 	}
 }
 
-// OnConnect is the first statement of every pooled connection, run as
-// the login role before any request has set one: it must need no
-// privilege, and it makes the backend allocate the whole block (a
-// planner that folded the call away would allocate nothing).
-func TestOnConnect(t *testing.T) {
+// WarmUp is the first statement of every pooled connection, run as the
+// login role before any request has set one: it must need no privilege,
+// and its block must be allocated whole.
+func TestWarmUp(t *testing.T) {
 	t.Parallel()
 	db := pgtest.New(t, pgtest.Options{})
 	ctx := context.Background()
@@ -180,11 +180,21 @@ func TestOnConnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
+	if err := WarmUp(ctx, conn.PgConn()); err != nil {
+		t.Fatal(err)
+	}
 	var n int64
-	if err := conn.QueryRow(ctx, OnConnect).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", OnConnect, err)
+	if err := conn.QueryRow(ctx, warmUpSQL).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", warmUpSQL, err)
 	}
 	if n != 4<<20 {
-		t.Errorf("%s = %d, want a block of %d bytes", OnConnect, n, 4<<20)
+		t.Errorf("%s = %d, want a block of %d bytes", warmUpSQL, n, 4<<20)
+	}
+	// A failure is reported as the warm-up's.
+	if _, err := conn.Exec(ctx, "set statement_timeout = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := WarmUp(ctx, conn.PgConn()); err == nil || !strings.Contains(err.Error(), "warm up the connection") {
+		t.Errorf("WarmUp under a 1 ms statement_timeout: %v, want the warm-up's error", err)
 	}
 }
