@@ -288,7 +288,7 @@ func checkPlanChoice(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache) e
 }
 
 // WarmUp is run once on each new connection: it makes the backend
-// allocate and free one 4 MiB block. glibc serves a block that large with
+// allocate and free one 1 MiB block. glibc serves a block that large with
 // mmap, and freeing it raises the process's mmap threshold to its size and
 // its heap-trim threshold to twice that (malloc's dynamic threshold).
 // Without it, a backend whose heap happens to end in free memory gives the
@@ -297,10 +297,12 @@ func checkPlanChoice(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache) e
 // flush on every CPU), which is every request with a value rest binds
 // rather than writes (plan.Sightings). Measured with restbench's many
 // rare words after the rare word had run: about 15 page faults per
-// request and 982 req/s, against under one and 1,438 req/s with it; what
-// starting PostgreSQL with GLIBC_TUNABLES=glibc.malloc.trim_threshold
-// raised does too, which rest cannot do for a server it only connects
-// to. Other allocators just serve one block once.
+// request and 982 req/s; one or two and 1,176 req/s with this block; the
+// same with a 4 MiB one (1,270–1,438 req/s), which took 40 ms to warm a
+// connection where 1 MiB takes 16 ms (this machine's page faults are
+// dear). Starting PostgreSQL with glibc.malloc.trim_threshold raised in
+// GLIBC_TUNABLES does as much, but rest cannot do that for a server it
+// only connects to. Other allocators just serve one block once.
 func WarmUp(ctx context.Context, pc *pgconn.PgConn) error {
 	if _, err := pc.Exec(ctx, warmUpSQL).ReadAll(); err != nil {
 		return fmt.Errorf("warm up the connection: %w", err)
@@ -310,7 +312,7 @@ func WarmUp(ctx context.Context, pc *pgconn.PgConn) error {
 
 // warmUpSQL allocates the block as repeat's result: folded while planning
 // or computed while executing, it is allocated and freed either way.
-const warmUpSQL = "select pg_catalog.length(pg_catalog.repeat('x', 4194304))"
+const warmUpSQL = "select pg_catalog.length(pg_catalog.repeat('x', 1048576))"
 
 // ReadOnlySetting is the preamble setting that makes an implicit
 // transaction read-only (what BEGIN … READ ONLY does for an explicit one).
