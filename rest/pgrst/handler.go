@@ -84,7 +84,7 @@ type Handler struct {
 	// screen repeats.
 	selects parse.SelectCache
 	// seen has value-sensitive filter values written into statements
-	// once they repeat (plan.Sightings).
+	// once they are asked for often (plan.Sightings).
 	seen *plan.Sightings
 	// reloadMu serializes ReloadConfig.
 	reloadMu sync.Mutex
@@ -675,7 +675,7 @@ func (x *call) viaShape(key []byte, vals []string, build func() (readStmts, erro
 // probeRead plans x's read over t once more, with probes in place of its
 // slotted filters' values, as a first sighting of each (its own
 // Sightings), as the requests its shape stands for are: a value asked for
-// again is inlined, and such a request is built in full (anyInline). nil
+// often is inlined, and such a request is built in full (anyInline). nil
 // when planning refuses it or writes a value into the text.
 func (x *call) probeRead(t *schemacache.Table, kind plan.RootKind, probes []string) *plan.ReadPlan {
 	opt := x.planOptions()

@@ -15,7 +15,7 @@ import (
 // a fixed fraction, so one planned for a common word walks an index over
 // most of the table for a rare one. sqlgen writes such a value into the
 // statement's text when the planner marked it so (Filter.Inline: it can
-// be written, and it repeats), which gives the value its own kept
+// be written, and it is asked for often), which gives the value its own kept
 // statement, planned once for it; any other value is bound and needs a
 // custom plan on every execution. Equality and is are left to
 // PostgreSQL: their generic estimate is the column's average frequency,

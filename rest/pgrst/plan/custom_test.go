@@ -101,8 +101,8 @@ func TestSightings(t *testing.T) {
 	for n := 1; n <= InlineAt+2; n++ {
 		for _, k := range keys {
 			want := n >= InlineAt
-			if got := s.Again(k.schema, k.table, k.column, k.e); got != want {
-				t.Errorf("%s, sighting %d: Again = %v, want %v", k.name, n, got, want)
+			if got := s.Often(k.schema, k.table, k.column, k.e); got != want {
+				t.Errorf("%s, sighting %d: Often = %v, want %v", k.name, n, got, want)
 			}
 		}
 	}
@@ -114,19 +114,19 @@ func TestSightingsForget(t *testing.T) {
 	s := NewSightings()
 	e := parse.OpExpr{Op: parse.OpILike, Value: "*kilimani*"}
 	for range InlineAt {
-		s.Again("public", "properties", "location", e)
+		s.Often("public", "properties", "location", e)
 	}
 	for i := range 50 * sightingSlots {
-		s.Again("public", "properties", "location", parse.OpExpr{Op: parse.OpILike, Value: strconv.Itoa(i)})
+		s.Often("public", "properties", "location", parse.OpExpr{Op: parse.OpILike, Value: strconv.Itoa(i)})
 	}
 	for n := 1; n < InlineAt; n++ {
-		if s.Again("public", "properties", "location", e) {
+		if s.Often("public", "properties", "location", e) {
 			t.Fatalf("sighting %d after 50 times the table's size of other values: still counted from before", n)
 		}
 	}
 	// The count stops at its ceiling rather than wrapping to zero.
 	for n := InlineAt; n < 1000; n++ {
-		if !s.Again("public", "properties", "location", e) {
+		if !s.Often("public", "properties", "location", e) {
 			t.Fatalf("sighting %d in a row: not written", n)
 		}
 	}
@@ -135,7 +135,7 @@ func TestSightingsForget(t *testing.T) {
 func TestSightingsAllocations(t *testing.T) {
 	s := NewSightings()
 	e := parse.OpExpr{Op: parse.OpIn, List: []string{"1", "2", "3"}}
-	if n := testing.AllocsPerRun(100, func() { s.Again("public", "properties", "id", e) }); n != 0 {
-		t.Errorf("Again allocates %v times", n)
+	if n := testing.AllocsPerRun(100, func() { s.Often("public", "properties", "id", e) }); n != 0 {
+		t.Errorf("Often allocates %v times", n)
 	}
 }

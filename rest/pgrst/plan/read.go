@@ -18,8 +18,8 @@ type Options struct {
 	// (PGRST_DB_AGGREGATES_ENABLED).
 	Aggregates bool
 	// Seen, when set, has a value-sensitive filter's value written into
-	// the statement only when it repeats (Sightings); nil writes every one
-	// that can be.
+	// the statement only once it is asked for often (Sightings); nil
+	// writes every one that can be.
 	Seen *Sightings
 }
 
@@ -41,7 +41,8 @@ type builder struct {
 	schema string
 	n      int
 	opt    Options
-	// unseen: a filter's value was bound because it was not seen recently.
+	// unseen: a filter's value was bound because it was not asked for
+	// often enough yet.
 	unseen bool
 }
 
@@ -425,7 +426,7 @@ func (b *builder) resolveFilter(n *ReadPlan, f parse.Filter, allowEmbed bool) (L
 
 // inline decides whether sqlgen writes the values of n's filter by e on
 // fld into the statement (Filter.Inline): a value-sensitive filter whose
-// values can be, once they repeat.
+// values can be, once they are asked for often.
 func (b *builder) inline(n *ReadPlan, fld Field, e parse.OpExpr) bool {
 	if !ValueSensitive(e.Op) || !Inlinable(e) {
 		return false
@@ -437,7 +438,7 @@ func (b *builder) inline(n *ReadPlan, fld Field, e parse.OpExpr) bool {
 	if n.Table != nil {
 		table = n.Table.Name
 	}
-	if b.opt.Seen.Again(b.schema, table, fld.Name, e) {
+	if b.opt.Seen.Often(b.schema, table, fld.Name, e) {
 		return true
 	}
 	b.unseen = true

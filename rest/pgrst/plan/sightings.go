@@ -48,10 +48,10 @@ type Sightings struct {
 // NewSightings returns an empty table.
 func NewSightings() *Sightings { return &Sightings{seed: maphash.MakeSeed()} }
 
-// Again records that the filter e on schema.table.column was asked for and
+// Often records that the filter e on schema.table.column was asked for and
 // reports whether it has now been asked for often enough recently
 // (InlineAt times) to be written into its statement.
-func (s *Sightings) Again(schema, table, column string, e parse.OpExpr) bool {
+func (s *Sightings) Often(schema, table, column string, e parse.OpExpr) bool {
 	var h maphash.Hash
 	h.SetSeed(s.seed)
 	for _, part := range [...]string{schema, table, column, e.Op, e.Lang, e.Value} {

@@ -126,8 +126,8 @@ type ReadPlan struct {
 	// Table describes the rows (their columns).
 	Table *schemacache.Table
 	// Unseen (on the root) says a filter's value is bound only because it
-	// was not asked for recently (Options.Seen): planned again after it
-	// repeats, the value is written into the statement. Such a plan is
+	// was not asked for often enough yet (Options.Seen): planned again once
+	// it has been (Sightings), the value is written into the statement. Such a plan is
 	// not worth keeping.
 	Unseen bool
 	// From is the relation read: a cached table, or SourceCTE for the

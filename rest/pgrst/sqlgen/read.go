@@ -205,8 +205,8 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	e := f.Expr
 	// value is one of the filter's values as the statement carries it: a
 	// parameter, or where the planner marked the filter (Filter.Inline: a
-	// value-sensitive filter whose value repeats) a literal in the text,
-	// so the statement kept for this value is planned for it.
+	// value-sensitive filter whose value is asked for often) a literal in
+	// the text, so the statement kept for this value is planned for it.
 	value := func(v string) any { return v }
 	if f.Inline {
 		value = func(v string) any { return goqu.L(QuoteLiteral(v)) }
