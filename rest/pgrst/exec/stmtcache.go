@@ -9,7 +9,7 @@ import (
 )
 
 // maxStatements bounds the statements kept prepared on one connection;
-// the oldest is deallocated past it.
+// the least recently used is deallocated past it.
 const maxStatements = 256
 
 const cacheKey = "kejanest.pgrst.statements"
@@ -17,10 +17,18 @@ const cacheKey = "kejanest.pgrst.statements"
 // stmtCache maps statement text to its prepared name on one connection.
 // A connection serves one request at a time; the mutex only guards the
 // map against the pool's health checker reading CustomData.
+//
+// Eviction is least recently used: the preamble and a hot read run on
+// nearly every request, and evicting them in the order they were first
+// prepared would deallocate them every maxStatements new statements (each
+// a value written into its text, plan.Sightings), only to prepare and plan
+// them again on the next request.
 type stmtCache struct {
-	mu    sync.Mutex
-	names map[string]string // sql → name
-	order []string          // sql, oldest first
+	mu      sync.Mutex
+	entries map[string]*stmtEntry // sql → entry
+	// recent is the sentinel of a ring of entries, most recently used
+	// first (recent.next) and least recently used last (recent.prev).
+	recent stmtEntry
 	// descs holds the result columns of prepared statements, so executing
 	// them needs no Describe round of messages.
 	descs map[string]*pgconn.StatementDescription // name → description
@@ -31,37 +39,62 @@ type stmtCache struct {
 	planChecked, planChoice bool
 }
 
+type stmtEntry struct {
+	sql, name  string
+	prev, next *stmtEntry
+}
+
+func newStmtCache() *stmtCache {
+	c := &stmtCache{}
+	c.clear()
+	return c
+}
+
 func statements(pc *pgconn.PgConn) *stmtCache {
 	data := pc.CustomData()
 	if c, ok := data[cacheKey].(*stmtCache); ok {
 		return c
 	}
-	c := &stmtCache{names: map[string]string{}, descs: map[string]*pgconn.StatementDescription{}}
+	c := newStmtCache()
 	data[cacheKey] = c
 	return c
 }
 
-// lookup returns the statement's name and whether it is prepared already;
-// a new one is recorded as prepared, and the names it pushes out are
-// returned for deallocation.
+// lookup returns the statement's name and whether it is prepared already,
+// and marks it most recently used; a new one is recorded as prepared, and
+// the names it pushes out are returned for deallocation.
 func (c *stmtCache) lookup(sql string) (name string, known bool, evicted []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if n, ok := c.names[sql]; ok {
-		return n, true, nil
+	if e, ok := c.entries[sql]; ok {
+		c.unlink(e)
+		c.pushFront(e)
+		return e.name, true, nil
 	}
 	sum := sha256.Sum256([]byte(sql))
 	name = "pgrst_" + hex.EncodeToString(sum[:12])
-	for len(c.order) >= maxStatements {
-		old := c.order[0]
-		c.order = c.order[1:]
-		evicted = append(evicted, c.names[old])
-		delete(c.descs, c.names[old])
-		delete(c.names, old)
+	for len(c.entries) >= maxStatements {
+		old := c.recent.prev
+		c.unlink(old)
+		delete(c.entries, old.sql)
+		delete(c.descs, old.name)
+		evicted = append(evicted, old.name)
 	}
-	c.names[sql] = name
-	c.order = append(c.order, sql)
+	e := &stmtEntry{sql: sql, name: name}
+	c.entries[sql] = e
+	c.pushFront(e)
 	return name, false, evicted
+}
+
+func (c *stmtCache) unlink(e *stmtEntry) {
+	e.prev.next, e.next.prev = e.next, e.prev
+	e.prev, e.next = nil, nil
+}
+
+func (c *stmtCache) pushFront(e *stmtEntry) {
+	e.prev, e.next = &c.recent, c.recent.next
+	c.recent.next.prev = e
+	c.recent.next = e
 }
 
 // describe records a prepared statement's description.
@@ -84,19 +117,16 @@ func (c *stmtCache) description(name string) *pgconn.StatementDescription {
 	return &pgconn.StatementDescription{Name: name}
 }
 
+// drop forgets a statement whose Prepare did not complete. It is rare
+// (a failed request), so finding it by name walks the ring.
 func (c *stmtCache) drop(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.descs, name)
-	for sql, n := range c.names {
-		if n == name {
-			delete(c.names, sql)
-			for i, s := range c.order {
-				if s == sql {
-					c.order = append(c.order[:i], c.order[i+1:]...)
-					break
-				}
-			}
+	for e := c.recent.next; e != &c.recent; e = e.next {
+		if e.name == name {
+			c.unlink(e)
+			delete(c.entries, e.sql)
 			return
 		}
 	}
@@ -105,7 +135,11 @@ func (c *stmtCache) drop(name string) {
 func (c *stmtCache) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.names = map[string]string{}
+	c.clear()
+}
+
+func (c *stmtCache) clear() {
+	c.entries = map[string]*stmtEntry{}
 	c.descs = map[string]*pgconn.StatementDescription{}
-	c.order = nil
+	c.recent.prev, c.recent.next = &c.recent, &c.recent
 }
