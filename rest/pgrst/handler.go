@@ -547,7 +547,7 @@ func (x *call) run(tx exec.Tx) (*exec.Result, error) {
 	tx.Authenticated = x.a.authenticated
 	if x.plan != nil {
 		tx.Main.SQL = explainSQL(*x.plan) + tx.Main.SQL
-		tx.Explain, tx.Planned, tx.After = true, nil, nil
+		tx.Explain, tx.Planned, tx.After, tx.Estimate = true, nil, nil, nil
 	}
 	res, err := exec.Run(x.ctx, x.h.pool, tx)
 	x.tm.mark("transaction")
@@ -615,7 +615,7 @@ func (x *call) read() (*Response, error) {
 		return nil, err
 	}
 	e := &readEntry{req: x.req, mt: mt, root: root, main: stmts.main, planned: stmts.planned,
-		location: contentLocation(x.req.Resource, x.r.RawQuery), customPlan: root.CustomPlan(), estimate: stmts.estimate}
+		location: contentLocation(x.req.Resource, x.r.RawQuery), customPlan: root.CustomPlan(), estimate: stmts.estimate, along: stmts.along}
 	if !root.Unseen && x.h.reads.admit([]byte(x.key)) {
 		x.h.reads.put(x.key, x.c, x.cfg, e)
 	}
@@ -715,7 +715,7 @@ func (x *call) buildRead(root *plan.ReadPlan, mt parse.MediaType) (readStmts, er
 			return s, err
 		}
 		q = q.Encoded()
-		s.estimate = &q
+		s.estimate, s.along = &q, new(atomic.Bool)
 	}
 	return s, nil
 }
@@ -731,7 +731,7 @@ func (x *call) runRead(e *readEntry) (*Response, error) {
 	}
 	tx := exec.Tx{ReadOnly: true, Preamble: x.preamble(true, nil), PreRequest: pre, Planned: e.planned, Main: e.main, CustomPlan: e.customPlan}
 	if e.estimate != nil && pre == nil {
-		tx.Estimate, tx.EstimateAbove = e.estimate, x.cfg.MaxRows
+		tx.Estimate, tx.EstimateAbove, tx.EstimateAlong = e.estimate, x.cfg.MaxRows, e.along.Load()
 	} else {
 		// A pre-request function may set what the policies read, so the
 		// estimate runs in the read's own transaction, after it.
@@ -743,6 +743,9 @@ func (x *call) runRead(e *readEntry) (*Response, error) {
 	}
 	if x.plan != nil {
 		return planResponse(*x.plan, res), nil
+	}
+	if tx.Estimate != nil && e.along.Load() != res.Estimated {
+		e.along.Store(res.Estimated)
 	}
 	return x.readResponse(res, e.mt, e.root.Range, true, e.location)
 }

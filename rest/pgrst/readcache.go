@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kejanest/kejanest/rest/pgrst/parse"
 	"github.com/kejanest/kejanest/rest/pgrst/plan"
@@ -111,9 +112,11 @@ type readEntry struct {
 	// location is the Content-Location of the answer.
 	location string
 	// customPlan is the root's plan.CustomPlan; estimate the count's
-	// EXPLAIN for count=estimated (nil otherwise).
+	// EXPLAIN for count=estimated (nil otherwise), and along whether to
+	// send it with the read (readStmts.along).
 	customPlan bool
 	estimate   *sqlgen.Query
+	along      *atomic.Bool
 }
 
 // appendReadKey appends what identifies a read to b, or returns nil for

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/kejanest/kejanest/rest/pgrst/parse"
 	"github.com/kejanest/kejanest/rest/pgrst/plan"
@@ -50,6 +51,11 @@ type shapeCache = snapCache[*readTemplates]
 type readStmts struct {
 	main              sqlgen.Query
 	planned, estimate *sqlgen.Query
+	// along, with estimate, remembers whether the last read of these
+	// statements had its count estimated, so the next one sends the
+	// estimate along (exec.Tx.EstimateAlong). Reads from one shape's
+	// templates share it.
+	along *atomic.Bool
 }
 
 // readTemplates are a shape's statements with the parameters that take
@@ -57,6 +63,7 @@ type readStmts struct {
 type readTemplates struct {
 	main              template
 	planned, estimate *template
+	along             *atomic.Bool
 }
 
 // template is one statement: its text, its parameters as built, and for
@@ -190,7 +197,7 @@ func (t *readTemplates) fill(vals []string) readStmts {
 	}
 	if t.estimate != nil {
 		q := t.estimate.fill(vals)
-		s.estimate = &q
+		s.estimate, s.along = &q, t.along
 	}
 	return s
 }
@@ -239,7 +246,7 @@ func learnTemplates(got, probe readStmts, vals, probes []string) *readTemplates 
 		if !ok {
 			return nil
 		}
-		t.estimate = &e
+		t.estimate, t.along = &e, got.along
 	}
 	// Every value must have a place in the main statement: one that
 	// does not was written some other way.

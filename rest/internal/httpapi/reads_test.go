@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/kejanest/kejanest/rest/pgrst"
@@ -260,6 +261,35 @@ func TestConfigVariants(t *testing.T) {
 		{name: "tx override not allowed", as: service, method: "POST", target: "/genres", payload: `{"id":91,"name":"kept"}`, headers: []string{"Prefer: tx=rollback"}, status: 201,
 			want: map[string]string{"Preference-Applied": ""}},
 	})
+}
+
+// TestEstimatedCountSentAlong asks two reads of one shape in turn, one
+// whose count passes max-rows and one whose count does not: once a read
+// has been estimated, the next sends its estimate along with the read
+// (exec.Tx.EstimateAlong), and a count that then does not pass must stay
+// exact, while one that passes must get the same estimate as from a
+// second round trip.
+func TestEstimatedCountSentAlong(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, func(c *pgrst.Config) { c.MaxRows = 2 })
+	const above, below = "/authors?select=id&id=gt.0&order=id", "/authors?select=id&id=gt.3&order=id"
+	var first string
+	for i, target := range []string{above, above, above, below, above, below, below, above} {
+		resp, _ := s.call(t, "GET", target, "", "Prefer: count=estimated")
+		got := resp.Header.Get("Content-Range")
+		switch {
+		case target == below && got != "0-0/1":
+			t.Errorf("request %d, %s: Content-Range %q, want the exact 0-0/1", i, target, got)
+		case target == above && first == "":
+			first = got
+			var total int
+			if _, err := fmt.Sscanf(got, "0-1/%d", &total); err != nil || total < 2 {
+				t.Fatalf("request %d, %s: Content-Range %q, want 0-1/<estimate of at least max-rows>", i, target, got)
+			}
+		case target == above && got != first:
+			t.Errorf("request %d, %s: Content-Range %q, want %q as first answered", i, target, got, first)
+		}
+	}
 }
 
 // TestEstimatedCountSecondRoundTrip covers count=estimated without a

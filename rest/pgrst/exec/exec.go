@@ -48,6 +48,12 @@ type Result struct {
 	Location []string
 	// PlannedRows is the planner's estimate (count=planned).
 	PlannedRows *int64
+	// Estimated reports that Tx.Estimate's row estimate replaced an exact
+	// count above Tx.EstimateAbove.
+	Estimated bool
+	// estimateRows is Tx.Estimate's row estimate when it was sent along
+	// with the read (Tx.EstimateAlong).
+	estimateRows *int64
 }
 
 // Querier runs extra statements inside the transaction, after the main
@@ -80,12 +86,19 @@ type Tx struct {
 	// Estimate is the EXPLAIN (FORMAT JSON) of the count statement of a
 	// read counted up to EstimateAbove + 1 (count=estimated): when Main's
 	// Total passes EstimateAbove, the estimate (never less than
-	// EstimateAbove) replaces it. It runs after the read's own implicit
-	// transaction, in a second one with the same preamble, so the read
-	// stays one round trip; only an in-batch Tx (no After, no Rollback)
-	// uses it.
+	// EstimateAbove) replaces it. Unless EstimateAlong, it runs after the
+	// read's own implicit transaction, in a second one with the same
+	// preamble, so a read whose count does not pass stays one round trip;
+	// only an in-batch Tx (no After, no Rollback) uses it.
 	Estimate      *sqlgen.Query
 	EstimateAbove int64
+	// EstimateAlong sends Estimate in the read's own pipeline, after Main,
+	// rather than in a second round trip once the count is known to pass
+	// EstimateAbove: the caller expects it to (the last read of its kind
+	// did, Result.Estimated). The estimate is then planned in the read's
+	// own transaction, as PostgREST plans it, and thrown away when the
+	// count does not pass.
+	EstimateAlong bool
 	// CustomPlan plans Main for its parameter values on every execution
 	// (plan_cache_mode force_custom_plan, set by the preamble); otherwise
 	// PostgreSQL may settle on a generic plan.
@@ -130,7 +143,8 @@ const (
 	pExec    // a statement whose rows are ignored
 	pPlanned // EXPLAIN (FORMAT JSON)
 	pMain
-	pExplain // the main statement's EXPLAIN, every row kept
+	pExplain  // the main statement's EXPLAIN, every row kept
+	pEstimate // Tx.Estimate's EXPLAIN (FORMAT JSON), sent along
 )
 
 func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
@@ -148,6 +162,7 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 	if tx.CustomPlan && cache.planChoice {
 		preamble = sqlgen.WithSetting(preamble, "plan_cache_mode", "force_custom_plan")
 	}
+	along := inBatch && tx.Estimate != nil && tx.EstimateAlong
 	res := &Result{}
 	err := pipeline(ctx, pc, cache, res, func(send func(sqlgen.Query, pending)) {
 		if !inBatch {
@@ -169,11 +184,22 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 		} else {
 			send(tx.Main, pMain)
 		}
+		if along {
+			send(*tx.Estimate, pEstimate)
+		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	if inBatch && tx.Estimate != nil && res.Total != nil && *res.Total > tx.EstimateAbove {
+	above := res.Total != nil && *res.Total > tx.EstimateAbove
+	switch {
+	case along:
+		if above && res.estimateRows != nil {
+			n := max(*res.estimateRows, tx.EstimateAbove)
+			res.Total, res.Estimated = &n, true
+		}
+		res.estimateRows = nil
+	case inBatch && tx.Estimate != nil && above:
 		// The read committed in one round trip; the estimate takes a
 		// second, only for a count above the threshold, under the same
 		// role and claims (its own implicit, read-only transaction).
@@ -186,7 +212,7 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 		}
 		if res.PlannedRows != nil {
 			n := max(*res.PlannedRows, tx.EstimateAbove)
-			res.Total, res.PlannedRows = &n, nil
+			res.Total, res.PlannedRows, res.Estimated = &n, nil, true
 		}
 	}
 	if inBatch {
@@ -396,10 +422,14 @@ func readResult(rr *pgconn.ResultReader, kind pending, res *Result) error {
 		}
 		first = false
 		switch kind {
-		case pPlanned:
+		case pPlanned, pEstimate:
 			if vals := rr.Values(); len(vals) > 0 {
 				n := PlanRows(vals[0])
-				res.PlannedRows = &n
+				if kind == pEstimate {
+					res.estimateRows = &n
+				} else {
+					res.PlannedRows = &n
+				}
 			}
 		case pMain:
 			derr = decodeMain(rr.Values(), res)

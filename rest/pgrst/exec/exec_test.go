@@ -168,6 +168,55 @@ func TestEstimateKeepsPreamble(t *testing.T) {
 	}
 }
 
+// TestEstimateAlong checks count=estimated with the estimate sent in the
+// read's own pipeline (Tx.EstimateAlong) and without: the main statement
+// marks its transaction, and the estimate's EXPLAIN folds an immutable
+// function that reads the mark, so the total tells which transaction
+// planned it. Sent along, it is the read's; otherwise a second one. A
+// count that does not pass the threshold stays exact either way.
+func TestEstimateAlong(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	// Marked immutable only so that the planner calls it while planning.
+	if _, err := pool.Exec(ctx, `create function read_mark_seen() returns int language sql immutable as $$
+		select case when current_setting('test.read_mark', true) = 'set' then 1000 else 500 end $$`); err != nil {
+		t.Fatal(err)
+	}
+	mainCounting := func(n int) sqlgen.Query {
+		return sqlgen.Query{SQL: "select $1::bigint, 1::bigint, pg_catalog.set_config('test.read_mark', 'set', true), null::text, null::text, null::bigint, null::text",
+			Args: []any{n}}
+	}
+	estimate := sqlgen.Query{SQL: "explain (format json) select * from generate_series(1, read_mark_seen())"}
+	tests := []struct {
+		name          string
+		count         int
+		along         bool
+		wantTotal     int64
+		wantEstimated bool
+	}{
+		{"above, sent along", 100, true, 1000, true},
+		{"above, second round trip", 100, false, 500, true},
+		{"not above, sent along", 10, true, 10, false},
+		{"not above, not sent", 10, false, 10, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Run(ctx, pool, Tx{ReadOnly: true, Preamble: sqlgen.Query{SQL: "select 1"}, Main: mainCounting(tt.count).Encoded(),
+				Estimate: &estimate, EstimateAbove: 10, EstimateAlong: tt.along})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Total == nil || *res.Total != tt.wantTotal || res.Estimated != tt.wantEstimated {
+				t.Errorf("total %v, estimated %v; want %d, %v", res.Total, res.Estimated, tt.wantTotal, tt.wantEstimated)
+			}
+			if res.PlannedRows != nil {
+				t.Errorf("planned rows %d left over", *res.PlannedRows)
+			}
+		})
+	}
+}
+
 // WarmUp is the first statement of every pooled connection, run as the
 // login role before any request has set one: it must need no privilege,
 // and its block must be allocated whole.
