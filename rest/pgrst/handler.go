@@ -673,13 +673,13 @@ func (x *call) viaShape(key []byte, vals []string, build func() (readStmts, erro
 }
 
 // probeRead plans x's read over t once more, with probes in place of its
-// slotted filters' values, as a first sighting of each (its own
-// Sightings), as the requests its shape stands for are: a value asked for
-// often is inlined, and such a request is built in full (anyInline). nil
-// when planning refuses it or writes a value into the text.
+// slotted filters' values, every one bound (plan.Options.BindAll), as the
+// requests its shape stands for are until a value is asked for often: such
+// a request is built in full (anyInline). nil when planning refuses it or
+// writes a value into the text.
 func (x *call) probeRead(t *schemacache.Table, kind plan.RootKind, probes []string) *plan.ReadPlan {
 	opt := x.planOptions()
-	opt.Seen = plan.NewSightings()
+	opt.BindAll = true
 	root, err := plan.Read(x.c, t, withValues(x.req, probes), kind, opt)
 	if err != nil || anyInline(root) {
 		return nil

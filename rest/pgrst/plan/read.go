@@ -21,6 +21,10 @@ type Options struct {
 	// the statement only once it is asked for often (Sightings); nil
 	// writes every one that can be.
 	Seen *Sightings
+	// BindAll binds every value, as if none had been asked for often
+	// (Seen is then not read): a shape's template is learnt from such a
+	// plan.
+	BindAll bool
 }
 
 // RootKind says what the root of a read plan reads.
@@ -429,6 +433,10 @@ func (b *builder) resolveFilter(n *ReadPlan, f parse.Filter, allowEmbed bool) (L
 // values can be, once they are asked for often.
 func (b *builder) inline(n *ReadPlan, fld Field, e parse.OpExpr) bool {
 	if !ValueSensitive(e.Op) || !Inlinable(e) {
+		return false
+	}
+	if b.opt.BindAll {
+		b.unseen = true
 		return false
 	}
 	if b.opt.Seen == nil {

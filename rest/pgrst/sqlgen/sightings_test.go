@@ -89,3 +89,44 @@ func pageTotal(t *testing.T, f *fixture, q sqlgen.Query) int {
 	}
 	return n
 }
+
+// With plan.Options.BindAll (how a shape's template is learnt), a value
+// asked for often is still bound, and the plan says it must be planned
+// for its values; planning it so leaves the sightings as they were.
+func TestBindAllBindsOftenValues(t *testing.T) {
+	f := setup(t)
+	seen := plan.NewSightings()
+	books := f.cache.Table(schemacache.QI{Schema: "library", Name: "books"})
+	hd := http.Header{}
+	req, err := parse.Parse(parse.Input{Method: "GET", Path: "/books", RawQuery: "select=id&title=ilike.*of*&order=id", Header: hd.Get, HeaderValues: hd.Values}, parse.Options{Schemas: schemas})
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := func(opt plan.Options) (bool, *plan.ReadPlan) {
+		t.Helper()
+		rp, err := plan.Read(f.cache, books, req, plan.RootTable, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := sqlgen.Read(rp, false, sqlgen.Output{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := pageTotal(t, f, q); n != 2 {
+			t.Errorf("%d rows, want 2", n)
+		}
+		return strings.Contains(q.SQL, "E'"), rp
+	}
+	for range plan.InlineAt {
+		written(plan.Options{MaxRows: 1000, Seen: seen})
+	}
+	if w, rp := written(plan.Options{MaxRows: 1000, Seen: seen, BindAll: true}); w || !rp.CustomPlan() || !rp.Unseen {
+		t.Errorf("with BindAll: written %v, CustomPlan %v, Unseen %v; want bound and planned for its value", w, rp.CustomPlan(), rp.Unseen)
+	}
+	if w, _ := written(plan.Options{MaxRows: 1000, Seen: seen}); !w {
+		t.Error("without BindAll, the value asked for often is no longer written")
+	}
+	if w, _ := written(plan.Options{MaxRows: 1000, BindAll: true}); w {
+		t.Error("BindAll without sightings wrote the value")
+	}
+}
