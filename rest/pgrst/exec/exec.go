@@ -51,9 +51,6 @@ type Result struct {
 	// Estimated reports that Tx.Estimate's row estimate replaced an exact
 	// count above Tx.EstimateAbove.
 	Estimated bool
-	// estimateRows is Tx.Estimate's row estimate when it was sent along
-	// with the read (Tx.EstimateAlong).
-	estimateRows *int64
 }
 
 // Querier runs extra statements inside the transaction, after the main
@@ -143,8 +140,7 @@ const (
 	pExec    // a statement whose rows are ignored
 	pPlanned // EXPLAIN (FORMAT JSON)
 	pMain
-	pExplain  // the main statement's EXPLAIN, every row kept
-	pEstimate // Tx.Estimate's EXPLAIN (FORMAT JSON), sent along
+	pExplain // the main statement's EXPLAIN, every row kept
 )
 
 func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
@@ -185,35 +181,34 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 			send(tx.Main, pMain)
 		}
 		if along {
-			send(*tx.Estimate, pEstimate)
+			send(*tx.Estimate, pPlanned)
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	above := res.Total != nil && *res.Total > tx.EstimateAbove
-	switch {
-	case along:
-		if above && res.estimateRows != nil {
-			n := max(*res.estimateRows, tx.EstimateAbove)
+	if inBatch && tx.Estimate != nil {
+		// Estimate and Planned are never both set (count=estimated against
+		// count=planned), so PlannedRows is the estimate's plan.
+		above := res.Total != nil && *res.Total > tx.EstimateAbove
+		if above && !along {
+			// The read committed in one round trip; the estimate takes a
+			// second, only for a count above the threshold, under the same
+			// role and claims (its own implicit, read-only transaction).
+			err := pipeline(ctx, pc, cache, res, func(send func(sqlgen.Query, pending)) {
+				send(preamble, pExec)
+				send(*tx.Estimate, pPlanned)
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		if above && res.PlannedRows != nil {
+			n := max(*res.PlannedRows, tx.EstimateAbove)
 			res.Total, res.Estimated = &n, true
 		}
-		res.estimateRows = nil
-	case inBatch && tx.Estimate != nil && above:
-		// The read committed in one round trip; the estimate takes a
-		// second, only for a count above the threshold, under the same
-		// role and claims (its own implicit, read-only transaction).
-		err := pipeline(ctx, pc, cache, res, func(send func(sqlgen.Query, pending)) {
-			send(preamble, pExec)
-			send(*tx.Estimate, pPlanned)
-		})
-		if err != nil {
-			return nil, err
-		}
-		if res.PlannedRows != nil {
-			n := max(*res.PlannedRows, tx.EstimateAbove)
-			res.Total, res.PlannedRows, res.Estimated = &n, nil, true
-		}
+		// Used, or sent along and thrown away.
+		res.PlannedRows = nil
 	}
 	if inBatch {
 		return res, nil
@@ -422,14 +417,10 @@ func readResult(rr *pgconn.ResultReader, kind pending, res *Result) error {
 		}
 		first = false
 		switch kind {
-		case pPlanned, pEstimate:
+		case pPlanned:
 			if vals := rr.Values(); len(vals) > 0 {
 				n := PlanRows(vals[0])
-				if kind == pEstimate {
-					res.estimateRows = &n
-				} else {
-					res.PlannedRows = &n
-				}
+				res.PlannedRows = &n
 			}
 		case pMain:
 			derr = decodeMain(rr.Values(), res)
