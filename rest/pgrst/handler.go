@@ -744,7 +744,7 @@ func (x *call) runRead(e *readEntry) (*Response, error) {
 	if x.plan != nil {
 		return planResponse(*x.plan, res), nil
 	}
-	if tx.Estimate != nil && e.along.Load() != res.Estimated {
+	if tx.Estimate != nil && tx.EstimateAlong != res.Estimated {
 		e.along.Store(res.Estimated)
 	}
 	return x.readResponse(res, e.mt, e.root.Range, true, e.location)

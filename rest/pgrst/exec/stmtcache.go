@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
@@ -25,10 +26,10 @@ const cacheKey = "kejanest.pgrst.statements"
 // them again on the next request.
 type stmtCache struct {
 	mu      sync.Mutex
-	entries map[string]*stmtEntry // sql → entry
-	// recent is the sentinel of a ring of entries, most recently used
-	// first (recent.next) and least recently used last (recent.prev).
-	recent stmtEntry
+	entries map[string]*list.Element // sql → element of recent
+	// recent orders the statements most recently used first; each
+	// element's Value is a *stmtEntry.
+	recent list.List
 	// descs holds the result columns of prepared statements, so executing
 	// them needs no Describe round of messages.
 	descs map[string]*pgconn.StatementDescription // name → description
@@ -39,10 +40,7 @@ type stmtCache struct {
 	planChecked, planChoice bool
 }
 
-type stmtEntry struct {
-	sql, name  string
-	prev, next *stmtEntry
-}
+type stmtEntry struct{ sql, name string }
 
 func newStmtCache() *stmtCache {
 	c := &stmtCache{}
@@ -66,35 +64,20 @@ func statements(pc *pgconn.PgConn) *stmtCache {
 func (c *stmtCache) lookup(sql string) (name string, known bool, evicted []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.entries[sql]; ok {
-		c.unlink(e)
-		c.pushFront(e)
-		return e.name, true, nil
+	if el, ok := c.entries[sql]; ok {
+		c.recent.MoveToFront(el)
+		return el.Value.(*stmtEntry).name, true, nil
 	}
 	sum := sha256.Sum256([]byte(sql))
 	name = "pgrst_" + hex.EncodeToString(sum[:12])
 	for len(c.entries) >= maxStatements {
-		old := c.recent.prev
-		c.unlink(old)
+		old := c.recent.Remove(c.recent.Back()).(*stmtEntry)
 		delete(c.entries, old.sql)
 		delete(c.descs, old.name)
 		evicted = append(evicted, old.name)
 	}
-	e := &stmtEntry{sql: sql, name: name}
-	c.entries[sql] = e
-	c.pushFront(e)
+	c.entries[sql] = c.recent.PushFront(&stmtEntry{sql: sql, name: name})
 	return name, false, evicted
-}
-
-func (c *stmtCache) unlink(e *stmtEntry) {
-	e.prev.next, e.next.prev = e.next, e.prev
-	e.prev, e.next = nil, nil
-}
-
-func (c *stmtCache) pushFront(e *stmtEntry) {
-	e.prev, e.next = &c.recent, c.recent.next
-	c.recent.next.prev = e
-	c.recent.next = e
 }
 
 // describe records a prepared statement's description.
@@ -118,14 +101,14 @@ func (c *stmtCache) description(name string) *pgconn.StatementDescription {
 }
 
 // drop forgets a statement whose Prepare did not complete. It is rare
-// (a failed request), so finding it by name walks the ring.
+// (a failed request), so finding it by name walks the list.
 func (c *stmtCache) drop(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.descs, name)
-	for e := c.recent.next; e != &c.recent; e = e.next {
-		if e.name == name {
-			c.unlink(e)
+	for el := c.recent.Front(); el != nil; el = el.Next() {
+		if e := el.Value.(*stmtEntry); e.name == name {
+			c.recent.Remove(el)
 			delete(c.entries, e.sql)
 			return
 		}
@@ -139,7 +122,7 @@ func (c *stmtCache) reset() {
 }
 
 func (c *stmtCache) clear() {
-	c.entries = map[string]*stmtEntry{}
+	c.entries = map[string]*list.Element{}
 	c.descs = map[string]*pgconn.StatementDescription{}
-	c.recent.prev, c.recent.next = &c.recent, &c.recent
+	c.recent.Init()
 }

@@ -74,7 +74,7 @@ func TestStmtCacheEvictsLeastRecentlyUsed(t *testing.T) {
 }
 
 // TestStmtCacheDropAndReset checks that a dropped statement is prepared
-// again, that the ring stays whole after a drop in its middle, and that a
+// again, that the order stays whole after a drop in its middle, and that a
 // reset forgets everything.
 func TestStmtCacheDropAndReset(t *testing.T) {
 	c := newStmtCache()
@@ -91,12 +91,12 @@ func TestStmtCacheDropAndReset(t *testing.T) {
 	if sd := c.description(names[1]); len(sd.Fields) != 0 {
 		t.Error("dropped statement kept its description")
 	}
-	var ring []string
-	for e := c.recent.next; e != &c.recent; e = e.next {
-		ring = append(ring, e.sql)
+	var order []string
+	for el := c.recent.Front(); el != nil; el = el.Next() {
+		order = append(order, el.Value.(*stmtEntry).sql)
 	}
-	if want := []string{"select 1", "select 2", "select 0"}; !slices.Equal(ring, want) {
-		t.Errorf("ring %v, want %v", ring, want)
+	if want := []string{"select 1", "select 2", "select 0"}; !slices.Equal(order, want) {
+		t.Errorf("order %v, want %v", order, want)
 	}
 	c.reset()
 	if _, known, _ := c.lookup("select 0"); known || len(c.entries) != 1 {

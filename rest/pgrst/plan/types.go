@@ -126,9 +126,9 @@ type ReadPlan struct {
 	// Table describes the rows (their columns).
 	Table *schemacache.Table
 	// Unseen (on the root) says a filter's value is bound only because it
-	// was not asked for often enough yet (Options.Seen): planned again once
-	// it has been (Sightings), the value is written into the statement. Such a plan is
-	// not worth keeping.
+	// was not asked for often enough yet (Options.Seen): planned again
+	// once it has been (Sightings), the value is written into the
+	// statement. Such a plan is not worth keeping.
 	Unseen bool
 	// From is the relation read: a cached table, or SourceCTE for the
 	// root of mutations and calls (FromCTE).
