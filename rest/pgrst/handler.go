@@ -762,10 +762,23 @@ func headersSize(headers [][2]string) int {
 // appendHeadersJSON appends request.headers: a JSON object of the headers
 // with lower-cased names, where the first value of a name wins.
 func appendHeadersJSON(b []byte, headers [][2]string) []byte {
+	// Two ASCII names (as HTTP's are) are equal once lower-cased only if
+	// their lengths are, which settles nearly every pair without a look
+	// at their bytes. A non-ASCII name can match one of another length
+	// (the Kelvin sign lower-cases to "k").
+	ascii := true
+	for _, kv := range headers {
+		if !isASCII(kv[0]) {
+			ascii = false
+			break
+		}
+	}
 	b = append(b, '{')
 	first := true
 	for i, kv := range headers {
-		if slices.ContainsFunc(headers[:i], func(p [2]string) bool { return equalLower(p[0], kv[0]) }) {
+		if slices.ContainsFunc(headers[:i], func(p [2]string) bool {
+			return (!ascii || len(p[0]) == len(kv[0])) && equalLower(p[0], kv[0])
+		}) {
 			continue
 		}
 		if !first {
@@ -823,6 +836,15 @@ func equalLower(a, b string) bool {
 		a, b = a[na:], b[nb:]
 	}
 	return a == "" && b == ""
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func lowerASCII(c byte) byte {

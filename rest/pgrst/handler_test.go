@@ -116,6 +116,8 @@ func FuzzRequestJSON(f *testing.F) {
 	f.Add("X-Forwarded-For", "1.2.3.4", "x-forwarded-for", "5.6.7.8")
 	f.Add("Ünïcode-Ä", "q\"u\\o\x01te ü", "ÜNÏCODE-ä", "second")
 	f.Add("Bad\xff\xfe", "v\xc3", "K\u212a", "kelvin")
+	f.Add("k", "ascii", "\u212a", "kelvin sign, one name longer in bytes")
+	f.Add("Accept", "a", "ACCEPT", "same length")
 	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
 		b := appendHeadersJSON(nil, [][2]string{{k1, v1}, {k2, v2}})
 		var got map[string]string
