@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/kejanest/kejanest/gateway/internal/accesslog"
 	"github.com/kejanest/kejanest/gateway/internal/config"
 	"github.com/kejanest/kejanest/gateway/internal/server"
 	"github.com/kejanest/kejanest/gateway/internal/spa"
@@ -46,7 +47,8 @@ func run() int {
 	}
 	defer closeInProcess()
 
-	srv, err := server.New(cfg, log, server.Options{InProcess: inProcess})
+	access := accesslog.NewLogger(out, "gateway", logging.ParseLevel(cfg.LogLevel))
+	srv, err := server.New(cfg, log, access, server.Options{InProcess: inProcess})
 	if err != nil {
 		log.Error("start failed", "error", err.Error())
 		return 1

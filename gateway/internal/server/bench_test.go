@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kejanest/kejanest/gateway/internal/accesslog"
 	"github.com/kejanest/kejanest/gateway/internal/config"
 	"github.com/kejanest/kejanest/gateway/internal/gwtest"
 	"github.com/kejanest/kejanest/platform/devkeys"
@@ -44,7 +45,7 @@ func benchGateway(b *testing.B, replicas int) *Server {
 		b.Fatal(err)
 	}
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	srv, err := New(cfg, log, o)
+	srv, err := New(cfg, log, accesslog.NewLogger(io.Discard, "gateway", slog.LevelInfo), o)
 	if err != nil {
 		b.Fatal(err)
 	}

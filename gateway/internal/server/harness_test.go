@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/kejanest/kejanest/gateway/internal/accesslog"
 	"github.com/kejanest/kejanest/gateway/internal/config"
 	"github.com/kejanest/kejanest/gateway/internal/proxy"
 	"github.com/kejanest/kejanest/platform/envconf"
@@ -158,7 +159,7 @@ func newHarnessWith(t testing.TB, env map[string]string, o Options) *harness {
 	}
 	h.cfg = cfg
 	log := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	h.srv, err = New(cfg, log, o)
+	h.srv, err = New(cfg, log, accesslog.NewLogger(h.logs, "gateway", slog.LevelDebug), o)
 	if err != nil {
 		t.Fatalf("new server: %v", err)
 	}

@@ -43,6 +43,7 @@ var healthBody = []byte(`{"status":"ok"}`)
 // Server is the gateway's root handler. It is safe for concurrent use.
 type Server struct {
 	log        *slog.Logger
+	access     *accesslog.Logger
 	proxy      *proxy.Proxy
 	keys       *apikey.Checker
 	cors       *cors.Policy
@@ -87,8 +88,9 @@ type Options struct {
 	InProcess map[string]http.Handler
 }
 
-// New builds the handler from a validated configuration.
-func New(cfg config.Config, log *slog.Logger, o Options) (*Server, error) {
+// New builds the handler from a validated configuration. log takes the
+// gateway's own lines, access the one line each request ends with.
+func New(cfg config.Config, log *slog.Logger, access *accesslog.Logger, o Options) (*Server, error) {
 	keys, err := apikey.New(apikey.Keys{
 		JWTSecret:      cfg.JWTSecret,
 		JWKS:           cfg.JWKS,
@@ -121,6 +123,7 @@ func New(cfg config.Config, log *slog.Logger, o Options) (*Server, error) {
 	return &Server{
 		pprof:         profiles,
 		log:           log,
+		access:        access,
 		proxy:         px,
 		keys:          keys,
 		cors:          cors.New(cfg.CORSOrigins),
@@ -206,7 +209,7 @@ func (s *Server) finish(st *reqState) {
 	d := time.Since(st.start)
 	s.metrics.End()
 	s.metrics.Observe(st.service, st.rec.Status(), d)
-	accesslog.Log(st.r.Context(), s.log, accesslog.Entry{
+	s.access.Log(accesslog.Entry{
 		RequestID: st.id,
 		Method:    st.r.Method,
 		Path:      st.r.URL.Path,
