@@ -150,9 +150,9 @@ func NewLogger(w io.Writer, service string, level slog.Level) *Logger {
 }
 
 // Log writes e's line; the upstream goes under "upstream" because
-// "service" names the gateway itself.
+// "service" names the gateway itself. A nil Logger writes nothing.
 func (l *Logger) Log(e Entry) {
-	if !l.enabled {
+	if l == nil || !l.enabled {
 		return
 	}
 	path := e.Path

@@ -94,6 +94,11 @@ func TestLog(t *testing.T) {
 	}
 }
 
+func TestNilLoggerWritesNothing(t *testing.T) {
+	var l *Logger
+	l.Log(Entry{RequestID: "req-1"}) // must not panic
+}
+
 // FuzzLog checks that whatever a request carries, its line is one line of
 // JSON that says what slog's JSON handler would have said.
 func FuzzLog(f *testing.F) {
