@@ -75,9 +75,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	hdr := w.Header()
-	for _, kv := range resp.Headers {
-		setHeader(hdr, kv[0], kv[1])
-	}
+	setHeaders(hdr, resp.Headers)
 	if len(resp.Body) > 0 {
 		hdr["Content-Length"] = []string{strconv.Itoa(len(resp.Body))}
 	}
@@ -132,9 +130,7 @@ func (h *handler) writeError(w http.ResponseWriter, r *http.Request, err error, 
 	hdr := w.Header()
 	var pe *pgrsterr.Error
 	if errors.As(err, &pe) {
-		for _, kv := range pe.Headers {
-			setHeader(hdr, kv[0], kv[1])
-		}
+		setHeaders(hdr, pe.Headers)
 	}
 	hdr["Content-Type"] = []string{pgrsterr.ContentType}
 	hdr["Content-Length"] = []string{strconv.Itoa(len(body))}
@@ -144,13 +140,21 @@ func (h *handler) writeError(w http.ResponseWriter, r *http.Request, err error, 
 	}
 }
 
-// setHeader replaces k's value, as Fiber's c.Set does, except that cookies
-// add up (Fiber keeps one Set-Cookie per cookie name).
-func setHeader(h http.Header, k, v string) {
-	k = http.CanonicalHeaderKey(k)
-	if k == "Set-Cookie" {
-		h[k] = append(h[k], v)
-		return
+// setHeaders replaces each header's value, as Fiber's c.Set does, except
+// that cookies add up (Fiber keeps one Set-Cookie per cookie name). The
+// values share one backing array, as http.Header.Clone's do: one
+// allocation for the lot instead of one per header. Each value's slice is
+// capped at its length, so appending to one (the gateway adds to Vary)
+// copies it rather than overwriting the next.
+func setHeaders(h http.Header, headers [][2]string) {
+	vals := make([]string, len(headers))
+	for i, kv := range headers {
+		k := http.CanonicalHeaderKey(kv[0])
+		if k == "Set-Cookie" {
+			h[k] = append(h[k], kv[1])
+			continue
+		}
+		vals[i] = kv[1]
+		h[k] = vals[i : i+1 : i+1]
 	}
-	h[k] = []string{v}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -246,5 +247,27 @@ func TestHandlerOutlivesTheClient(t *testing.T) {
 	svc.Handler().ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK || rec.Body.String() != `[{"id":1}]` {
 		t.Errorf("answered %d %s, want 200 [{\"id\":1}]", rec.Code, rec.Body.String())
+	}
+}
+
+func TestSetHeaders(t *testing.T) {
+	h := http.Header{"Vary": {"Origin"}}
+	setHeaders(h, [][2]string{
+		{"content-type", "application/json"}, {"Set-Cookie", "a=1"}, {"Vary", "Accept"},
+		{"Content-Range", "0-0/*"}, {"set-cookie", "b=2"}, {"content-type", "text/csv"},
+	})
+	want := http.Header{
+		"Content-Type": {"text/csv"}, "Set-Cookie": {"a=1", "b=2"}, "Vary": {"Accept"}, "Content-Range": {"0-0/*"},
+	}
+	if !reflect.DeepEqual(h, want) {
+		t.Fatalf("headers %v, want %v", h, want)
+	}
+	// The values share an array: appending to one must leave the others.
+	h["Vary"] = append(h["Vary"], "Origin")
+	if got := h["Content-Range"]; len(got) != 1 || got[0] != "0-0/*" {
+		t.Errorf("appending to Vary changed Content-Range to %v", got)
+	}
+	if got := h["Vary"]; !reflect.DeepEqual(got, []string{"Accept", "Origin"}) {
+		t.Errorf("Vary %v", got)
 	}
 }

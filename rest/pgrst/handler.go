@@ -302,7 +302,9 @@ func (t *timing) mark(name string) {
 
 // header renders the entries as "name;dur=1.2, …" (milliseconds).
 func (t *timing) header() string {
-	b := make([]byte, 0, 24*t.n)
+	// Built on the stack and copied out once: one allocation.
+	var buf [8 * 32]byte
+	b := buf[:0]
 	for i, p := range t.parts[:t.n] {
 		if i > 0 {
 			b = append(b, ", "...)

@@ -159,3 +159,23 @@ func BenchmarkContentLocation(b *testing.B) {
 		_ = contentLocation("properties", q)
 	}
 }
+
+func TestTimingHeader(t *testing.T) {
+	tm := timing{n: 3}
+	tm.parts[0].name, tm.parts[0].dur = "jwt", 1500*time.Microsecond
+	tm.parts[1].name, tm.parts[1].dur = "parse", 40*time.Microsecond
+	tm.parts[2].name, tm.parts[2].dur = "transaction", 12345*time.Microsecond
+	if got, want := tm.header(), "jwt;dur=1.5, parse;dur=0.0, transaction;dur=12.3"; got != want {
+		t.Errorf("header %q, want %q", got, want)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = tm.header() }); n > 1 {
+		t.Errorf("%v allocations, want 1", n)
+	}
+	full := timing{n: len(tm.parts)}
+	for i := range full.parts {
+		full.parts[i].name, full.parts[i].dur = "transaction", time.Hour
+	}
+	if got := full.header(); strings.Count(got, "transaction;dur=3600000.0") != len(full.parts) {
+		t.Errorf("every entry at its longest: %q", got)
+	}
+}
