@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/kejanest/kejanest/platform/jsonstring"
 	"github.com/kejanest/kejanest/platform/jwtverify"
 	"github.com/kejanest/kejanest/rest/pgrst/exec"
 	"github.com/kejanest/kejanest/rest/pgrst/parse"
@@ -787,9 +788,9 @@ func appendHeadersJSON(b []byte, headers [][2]string) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = appendJSONString(b, kv[0], true)
+		b = jsonstring.AppendLower(b, kv[0])
 		b = append(b, ':')
-		b = appendJSONString(b, kv[1], false)
+		b = jsonstring.Append(b, kv[1])
 	}
 	return append(b, '}')
 }
@@ -809,9 +810,9 @@ func appendCookiesJSON(b []byte, headers [][2]string) []byte {
 					b = append(b, ',')
 				}
 				first = false
-				b = appendJSONString(b, n, false)
+				b = jsonstring.Append(b, n)
 				b = append(b, ':')
-				b = appendJSONString(b, v, false)
+				b = jsonstring.Append(b, v)
 			}
 		}
 		break
@@ -854,58 +855,4 @@ func lowerASCII(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
-}
-
-const hexDigits = "0123456789abcdef"
-
-// plainJSON marks the bytes a JSON string holds as they are: printable
-// ASCII but the quote and the backslash.
-var plainJSON = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// appendJSONString appends s as a JSON string, lower-cased if lower;
-// invalid UTF-8 becomes U+FFFD.
-func appendJSONString(b []byte, s string, lower bool) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		// Header names and values (two bearer tokens on most requests)
-		// are long runs of plain ASCII: copied a run at a time, and a
-		// name's run lower-cased where it landed.
-		j := i
-		for j < len(s) && plainJSON[s[j]] {
-			j++
-		}
-		n := len(b)
-		b = append(b, s[i:j]...)
-		if lower {
-			for k := n; k < len(b); k++ {
-				b[k] = lowerASCII(b[k])
-			}
-		}
-		if i = j; i == len(s) {
-			break
-		}
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if lower {
-				r = unicode.ToLower(r)
-			}
-			b = utf8.AppendRune(b, r)
-			i += n
-			continue
-		}
-		// Not plain: the quote, the backslash or a control character.
-		if c == '"' || c == '\\' {
-			b = append(b, '\\', c)
-		} else {
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		i++
-	}
-	return append(b, '"')
 }

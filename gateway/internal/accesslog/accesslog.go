@@ -16,7 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
+
+	"github.com/kejanest/kejanest/platform/jsonstring"
 )
 
 // maxPathLen bounds the logged path so a hostile URL cannot bloat the logs.
@@ -143,7 +144,7 @@ type Logger struct {
 // lines through. Each line is one Write call, so a logging.Batch keeps it
 // whole.
 func NewLogger(w io.Writer, service string, level slog.Level) *Logger {
-	head := appendString([]byte(`,"level":"INFO","msg":"request","service":`), service)
+	head := jsonstring.Append([]byte(`,"level":"INFO","msg":"request","service":`), service)
 	l := &Logger{w: w, enabled: level <= slog.LevelInfo, head: string(head)}
 	l.bufs.New = func() any { b := make([]byte, 0, 512); return &b }
 	return l
@@ -189,56 +190,5 @@ func appendField(b []byte, key, value string) []byte {
 	b = append(b, ',', '"')
 	b = append(b, key...)
 	b = append(b, '"', ':')
-	return appendString(b, value)
-}
-
-// appendString appends s as a JSON string: quote, backslash and control
-// characters escaped, invalid UTF-8 replaced by U+FFFD, and U+2028 and
-// U+2029 escaped as slog does (some JavaScript parsers end a line there).
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, `\u202`...)
-			b = append(b, hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return jsonstring.Append(b, value)
 }
