@@ -94,6 +94,35 @@ func TestLog(t *testing.T) {
 	}
 }
 
+// TestLogTime: the line's time is the entry's end, in slog's format, and
+// the clock's when the entry has none (decodeLine checks that it is now).
+func TestLogTime(t *testing.T) {
+	tests := []struct {
+		name string
+		end  time.Time
+		want string
+	}{
+		{"UTC", time.Date(2020, 5, 6, 7, 8, 9, 123456789, time.UTC), "2020-05-06T07:08:09.123Z"},
+		{"with an offset", time.Date(2026, 11, 27, 13, 45, 0, 0, time.FixedZone("EAT", 3*3600)), "2026-11-27T13:45:00.000+03:00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			NewLogger(&buf, "gateway", slog.LevelInfo).Log(Entry{RequestID: "req-1", End: tt.end})
+			var got struct{ Time string }
+			if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+				t.Fatalf("not JSON: %v: %q", err, buf.Bytes())
+			}
+			if got.Time != tt.want {
+				t.Errorf("time = %q, want %q", got.Time, tt.want)
+			}
+		})
+	}
+	var buf bytes.Buffer
+	NewLogger(&buf, "gateway", slog.LevelInfo).Log(Entry{RequestID: "req-1"})
+	decodeLine(t, buf.Bytes())
+}
+
 func TestNilLoggerWritesNothing(t *testing.T) {
 	var l *Logger
 	l.Log(Entry{RequestID: "req-1"}) // must not panic

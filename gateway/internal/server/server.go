@@ -206,7 +206,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) finish(st *reqState) {
-	d := time.Since(st.start)
+	end := time.Now()
+	d := end.Sub(st.start)
 	s.metrics.End()
 	s.metrics.Observe(st.service, st.rec.Status(), d)
 	s.access.Log(accesslog.Entry{
@@ -220,6 +221,7 @@ func (s *Server) finish(st *reqState) {
 		Bytes:     st.rec.Bytes(),
 		RemoteIP:  st.ip,
 		UserAgent: st.r.UserAgent(),
+		End:       end,
 	})
 }
 
