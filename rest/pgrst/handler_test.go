@@ -32,6 +32,38 @@ func TestRequestJSON(t *testing.T) {
 	}
 }
 
+func TestRequestHeader(t *testing.T) {
+	t.Parallel()
+	r := &Request{Headers: [][2]string{
+		{"Accept", "application/json"}, {"prefer", "count=exact"}, {"PREFER", "return=minimal"},
+		{"\u212aey", "kelvin"}, {"Accept-Profile", "api"},
+	}}
+	tests := []struct {
+		name   string
+		want   string
+		values []string
+	}{
+		{"Accept", "application/json", []string{"application/json"}},
+		{"accept", "application/json", []string{"application/json"}},
+		{"Prefer", "count=exact", []string{"count=exact", "return=minimal"}},
+		{"accept-profile", "api", []string{"api"}},
+		// HTTP folds ASCII letters only: the Kelvin sign is not a "k".
+		{"Key", "", nil},
+		{"key", "", nil},
+		{"Accep", "", nil},
+		{"Accept-", "", nil},
+		{"", "", nil},
+	}
+	for _, tt := range tests {
+		if got := r.Header(tt.name); got != tt.want {
+			t.Errorf("Header(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+		if got := r.HeaderValues(tt.name); !reflect.DeepEqual(got, tt.values) {
+			t.Errorf("HeaderValues(%q) = %q, want %q", tt.name, got, tt.values)
+		}
+	}
+}
+
 func TestContentRange(t *testing.T) {
 	t.Parallel()
 	n := func(v int64) *int64 { return &v }
