@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
@@ -94,7 +95,9 @@ type Tx struct {
 	// EstimateAbove: the caller expects it to (the last read of its kind
 	// did, Result.Estimated). The estimate is then planned in the read's
 	// own transaction, as PostgREST plans it, and thrown away when the
-	// count does not pass.
+	// count does not pass. One that fails there does not fail the read:
+	// it is asked again on its own if the count passes, as without
+	// EstimateAlong.
 	EstimateAlong bool
 	// CustomPlan plans Main for its parameter values on every execution
 	// (plan_cache_mode force_custom_plan, set by the preamble); otherwise
@@ -184,6 +187,15 @@ func run(ctx context.Context, pc *pgconn.PgConn, tx Tx) (*Result, error) {
 			send(*tx.Estimate, pPlanned)
 		}
 	})
+	var late *afterMainError
+	if err != nil && along && errors.As(err, &late) {
+		// The estimate sent along failed once the read had answered. It
+		// was sent on speculation, so the read stands, as if it had not
+		// been sent: a count above the threshold asks for it again on
+		// its own, below. The read's implicit transaction was read-only,
+		// so rolling it back lost nothing.
+		err, along, res.PlannedRows = nil, false, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -254,8 +266,9 @@ func pipeline(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache, res *Res
 		want = append(want, step{kind: kind})
 	})
 	err := pl.Sync()
+	failed := -1
 	if err == nil {
-		err = readPipeline(pl, want, res, cache)
+		failed, err = readPipeline(pl, want, res, cache)
 	}
 	if cerr := pl.Close(); err == nil && cerr != nil {
 		err = cerr
@@ -269,9 +282,19 @@ func pipeline(ctx context.Context, pc *pgconn.PgConn, cache *stmtCache, res *Res
 			}
 		}
 		forget(ctx, pc, cache, err)
+		if failed >= 0 && slices.ContainsFunc(want[:failed], func(w step) bool { return w.kind == pMain }) {
+			err = &afterMainError{err}
+		}
 	}
 	return err
 }
+
+// afterMainError is a pipeline's failure in a statement sent after the
+// main one, which had answered (its Result is filled in).
+type afterMainError struct{ err error }
+
+func (e *afterMainError) Error() string { return e.err.Error() }
+func (e *afterMainError) Unwrap() error { return e.err }
 
 // Kept statements carry filter values as parameters. Under PostgreSQL's
 // default plan_cache_mode (auto), a statement switches to its generic plan
@@ -361,12 +384,14 @@ type step struct {
 	done bool
 }
 
-func readPipeline(pl *pgconn.Pipeline, want []step, res *Result, cache *stmtCache) error {
+// readPipeline reads every answer of want, then the Sync. On failure it
+// also returns the index of the step that failed (-1 for none: the Sync).
+func readPipeline(pl *pgconn.Pipeline, want []step, res *Result, cache *stmtCache) (failed int, err error) {
 	for i := range want {
 		w := &want[i]
 		r, err := pl.GetResults()
 		if err != nil {
-			return err
+			return i, err
 		}
 		switch w.kind {
 		case pPrepare:
@@ -380,20 +405,20 @@ func readPipeline(pl *pgconn.Pipeline, want []step, res *Result, cache *stmtCach
 		}
 		rr, ok := r.(*pgconn.ResultReader)
 		if !ok {
-			return fmt.Errorf("pipeline: unexpected %T", r)
+			return i, fmt.Errorf("pipeline: unexpected %T", r)
 		}
 		if err := readResult(rr, w.kind, res); err != nil {
-			return err
+			return i, err
 		}
 	}
 	r, err := pl.GetResults()
 	if err != nil {
-		return err
+		return -1, err
 	}
 	if _, ok := r.(*pgconn.PipelineSync); !ok {
-		return fmt.Errorf("pipeline: expected sync, got %T", r)
+		return -1, fmt.Errorf("pipeline: expected sync, got %T", r)
 	}
-	return nil
+	return -1, nil
 }
 
 // readResult reads one statement's answer into res. Only the first row

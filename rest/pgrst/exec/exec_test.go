@@ -217,6 +217,85 @@ func TestEstimateAlong(t *testing.T) {
 	}
 }
 
+// TestEstimateAlongFails checks that an estimate sent along on speculation
+// cannot fail the read: when it fails in the read's transaction, the read
+// stands, and a count above the threshold asks for the estimate again on
+// its own, as when it is not sent along. An estimate that fails there too
+// fails the read only when the count needs it. The function the EXPLAIN
+// folds raises in the read's transaction (which the main statement
+// marks), or everywhere.
+func TestEstimateAlongFails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	// Marked immutable only so that the planner calls it while planning.
+	if _, err := pool.Exec(ctx, `create function estimate_fails(everywhere bool) returns int language plpgsql immutable as $$
+		begin
+			if everywhere or current_setting('test.read_mark', true) = 'set' then
+				raise exception 'estimate refused';
+			end if;
+			return 500;
+		end $$`); err != nil {
+		t.Fatal(err)
+	}
+	mainCounting := func(n int) sqlgen.Query {
+		return sqlgen.Query{SQL: "select $1::bigint, 1::bigint, pg_catalog.set_config('test.read_mark', 'set', true), null::text, null::text, null::bigint, null::text",
+			Args: []any{n}}.Encoded()
+	}
+	inRead := sqlgen.Query{SQL: "explain (format json) select * from generate_series(1, estimate_fails(false))"}
+	everywhere := sqlgen.Query{SQL: "explain (format json) select * from generate_series(1, estimate_fails(true))"}
+	tests := []struct {
+		name          string
+		count         int
+		estimate      sqlgen.Query
+		along         bool
+		wantErr       bool
+		wantTotal     int64
+		wantEstimated bool
+	}{
+		{"above, fails along, asked again", 100, inRead, true, false, 500, true},
+		{"not above, fails along", 10, inRead, true, false, 10, false},
+		{"above, not along", 100, inRead, false, false, 500, true},
+		{"above, fails everywhere", 100, everywhere, true, true, 0, false},
+		{"not above, fails everywhere", 10, everywhere, true, false, 10, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Twice: the first failure must leave the connection and its
+			// statements fit for the next request.
+			for range 2 {
+				res, err := Run(ctx, pool, Tx{ReadOnly: true, Preamble: sqlgen.Query{SQL: "select 1"}, Main: mainCounting(tt.count),
+					Estimate: &tt.estimate, EstimateAbove: 10, EstimateAlong: tt.along})
+				if tt.wantErr {
+					if err == nil || !strings.Contains(err.Error(), "estimate refused") {
+						t.Fatalf("err = %v, want the estimate's", err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Total == nil || *res.Total != tt.wantTotal || res.Estimated != tt.wantEstimated {
+					t.Errorf("total %v, estimated %v; want %d, %v", res.Total, res.Estimated, tt.wantTotal, tt.wantEstimated)
+				}
+				if string(res.Body) != "set" {
+					t.Errorf("body %q, want the main statement's", res.Body)
+				}
+				if res.PlannedRows != nil {
+					t.Errorf("planned rows %d left over", *res.PlannedRows)
+				}
+			}
+		})
+	}
+	// A failure in the main statement is the read's, along or not.
+	_, err := Run(ctx, pool, Tx{ReadOnly: true, Preamble: sqlgen.Query{SQL: "select 1"},
+		Main:     sqlgen.Query{SQL: "select 1/0, 1::bigint, ''::text, null::text, null::text, null::bigint, null::text"},
+		Estimate: &inRead, EstimateAbove: 10, EstimateAlong: true})
+	if err == nil {
+		t.Fatal("a failing main statement answered")
+	}
+}
+
 // WarmUp is the first statement of every pooled connection, run as the
 // login role before any request has set one: it must need no privilege,
 // and its block must be allocated whole.
