@@ -137,8 +137,10 @@ func appendReadKey(b []byte, r *Request) []byte {
 		b = append(b, 0)
 		b = append(b, r.Header(h)...)
 	}
+	// Every Prefer header, as parse reads them (Request.HeaderValues),
+	// without the slice.
 	for _, h := range r.Headers {
-		if strings.EqualFold(h[0], "Prefer") {
+		if equalFoldASCII(h[0], "Prefer") {
 			b = append(b, 0)
 			b = append(b, h[1]...)
 		}
