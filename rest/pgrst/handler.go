@@ -225,7 +225,6 @@ func SearchPath(schema string, extra []string) string {
 type auth struct {
 	role   string
 	claims []byte
-	sub    string
 	// authenticated is a role other than the anonymous one (42501 is 403
 	// then, 401 for anonymous requests).
 	authenticated bool
@@ -259,7 +258,7 @@ func (h *Handler) authenticate(r *Request, lc *liveConfig) (*auth, error) {
 		}
 		return nil, pgrsterr.JWT("PGRST301", err.Error())
 	}
-	a := &auth{role: c.Role, claims: c.Raw, sub: c.Subject}
+	a := &auth{role: c.Role, claims: c.Raw}
 	if lc.roleKey != nil {
 		// jwt_role_claim_key: a string found there, else the anonymous
 		// role (PostgREST's walkJSPath); the claims are passed unchanged.
@@ -464,7 +463,6 @@ func (x *call) preamble(readOnly bool, extra [][2]string) sqlgen.Query {
 		SearchPath:   sp,
 		Role:         x.a.role,
 		Claims:       x.a.claims,
-		Sub:          x.a.sub,
 		Method:       x.req.Method,
 		Path:         x.req.Path,
 		Headers:      x.r.Headers,
@@ -481,11 +479,15 @@ func (x *call) preamble(readOnly bool, extra [][2]string) sqlgen.Query {
 // policy or function reads, the settings ALTER ROLE … SET gave the role
 // (SET ROLE does not apply them), the Prefer timezone, and a read-only
 // transaction for reads. cmd/restbench's floor-tx sends the same.
+//
+// The claims go in request.jwt.claims only. The legacy one-setting-per-claim
+// names (request.jwt.claim.sub, …) left PostgREST in version 10 (Supabase
+// runs 12 and later), so a function reading them sees what it would see
+// there; auth.uid() and the other auth helpers fall back to the JSON.
 type Preamble struct {
 	SearchPath   string // quoted, as SearchPath writes it
 	Role         string
 	Claims       []byte // the JWT's claims as JSON
-	Sub          string
 	Method       string
 	Path         string
 	Headers      [][2]string // as the request carries them (request.headers and request.cookies)
@@ -498,12 +500,10 @@ type Preamble struct {
 // Query is the preamble's set_config statement.
 func (p *Preamble) Query() sqlgen.Query {
 	var s sqlgen.Settings
-	s.Grow(12+len(p.RoleSettings)+len(p.Extra), 256+len(p.Claims)+len(p.Path)+headersSize(p.Headers))
+	s.Grow(10+len(p.RoleSettings)+len(p.Extra), 256+len(p.Claims)+len(p.Path)+headersSize(p.Headers))
 	s.Add("search_path", p.SearchPath)
 	s.Add("role", p.Role)
 	s.AddFunc("request.jwt.claims", func(b []byte) []byte { return append(b, p.Claims...) })
-	s.Add("request.jwt.claim.sub", p.Sub)
-	s.Add("request.jwt.claim.role", p.Role)
 	s.Add("request.method", p.Method)
 	s.Add("request.path", p.Path)
 	s.AddFunc("request.headers", func(b []byte) []byte { return appendHeadersJSON(b, p.Headers) })

@@ -22,8 +22,6 @@ func TestPreambleQuery(t *testing.T) {
 		{"search_path", `"public", "extensions"`},
 		{"role", "anon"},
 		{"request.jwt.claims", `{"role":"anon"}`},
-		{"request.jwt.claim.sub", ""},
-		{"request.jwt.claim.role", "anon"},
 		{"request.method", "GET"},
 		{"request.path", "/properties"},
 		{"request.headers", `{"accept":"application/json","cookie":"theme=dark"}`},

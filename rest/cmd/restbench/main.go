@@ -1006,10 +1006,6 @@ func newPreambleSource(ctx context.Context, authenticator string) (*preambleSour
 // rest's does). The board's function is stable, so rest reads it
 // read-only too.
 func (s *preambleSource) query(sc scenario, role string, h http.Header) sqlgen.Query {
-	sub := ""
-	if sc.user {
-		sub = benchUser
-	}
 	headers := make([][2]string, 0, len(h))
 	for k, vs := range h {
 		for _, v := range vs {
@@ -1021,7 +1017,7 @@ func (s *preambleSource) query(sc scenario, role string, h http.Header) sqlgen.Q
 		method = http.MethodPost
 	}
 	path, _, _ := strings.Cut(sc.rest, "?")
-	p := pgrst.Preamble{SearchPath: s.searchPath, Role: role, Claims: s.claims[role], Sub: sub, Method: method, Path: path,
+	p := pgrst.Preamble{SearchPath: s.searchPath, Role: role, Claims: s.claims[role], Method: method, Path: path,
 		Headers: headers, RoleSettings: s.cache.RoleSettings(role), ReadOnly: true}
 	q := p.Query()
 	for _, v := range q.Params {
