@@ -239,10 +239,13 @@ func (a *Authorizer) begin(ctx context.Context) (pgx.Tx, error) {
 	return tx, nil
 }
 
+// setClaims sets what Supabase Realtime's authorization sets before it
+// asks the realtime.messages policies: the role, request.jwt.claims and
+// realtime.topic (realtime.topic() reads it). The legacy per-claim names
+// (request.jwt.claim.sub, …) are not among them.
 func setClaims(ctx context.Context, tx pgx.Tx, claims *auth.Claims, topic string) error {
 	_, err := tx.Exec(ctx, `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-	        set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
-	        set_config('realtime.topic', $4, true)`, claims.Role, string(claims.Raw), claims.Sub, topic)
+	        set_config('realtime.topic', $3, true)`, claims.Role, string(claims.Raw), topic)
 	return err
 }
 

@@ -157,6 +157,7 @@ func TestAuthorizerPolicies(t *testing.T) {
 		{"user own presence", user, "user-" + uid, ExtPresence, true, false},
 		{"user other presence", user, "user-x", ExtPresence, false, false},
 		{"anon room", anon, "room-1", ExtBroadcast, false, false},
+		{"user without legacy claim", user, "claims-json", ExtBroadcast, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

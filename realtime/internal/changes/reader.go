@@ -252,9 +252,12 @@ type Row struct {
 }
 
 // claimsSQL sets a claims group's role and JWT claims for the rest of the
-// transaction, as PostgREST does for a request.
-const claimsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-        set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true)`
+// transaction, as Supabase Realtime's apply_rls does: the role and
+// request.jwt.claims only. The legacy one-setting-per-claim names
+// (request.jwt.claim.sub, …) are not set there, nor by PostgREST since
+// version 10, so a policy reading them sees here what it sees on Supabase;
+// auth.uid() and the other auth helpers read request.jwt.claims.
+const claimsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`
 
 // groupQuery is one claims group's single-row query.
 type groupQuery struct {
@@ -353,7 +356,7 @@ func readRows(ctx context.Context, conn *pgxpool.Conn, claims []*auth.Claims, qs
 	b.Queue("begin isolation level read committed read only")
 	for _, q := range qs {
 		cl := claims[q.idx]
-		b.Queue(claimsSQL, cl.Role, string(cl.Raw), cl.Sub)
+		b.Queue(claimsSQL, cl.Role, string(cl.Raw))
 		b.Queue(q.sql, q.args...)
 	}
 	b.Queue("rollback")
@@ -458,7 +461,7 @@ func checkOld(ctx context.Context, conn *pgxpool.Conn, claims []*auth.Claims, qs
 		if raw == nil {
 			raw = []byte{}
 		}
-		b.ExecParams(pinnedClaimsSQL, [][]byte{[]byte(cl.Role), raw, []byte(cl.Sub)}, nil, nil, nil)
+		b.ExecParams(pinnedClaimsSQL, [][]byte{[]byte(cl.Role), raw}, nil, nil, nil)
 		b.ExecParams(q.sql, [][]byte{old}, nil, nil, nil)
 	}
 	b.ExecParams("rollback", nil, nil, nil, nil)

@@ -261,6 +261,39 @@ func TestRLSDelivery(t *testing.T) {
 	}
 }
 
+// TestPoliciesSeeOnlyTheClaimsJSON checks that a subscriber's policies run
+// under what Supabase Realtime sets, the role and request.jwt.claims, and
+// not the legacy request.jwt.claim.sub: claimed's policy admits its owner
+// only while that setting is unset, and auth.uid() finds the owner in the
+// JSON. Both the re-read of an insert and the check of a deleted row's old
+// values run under it.
+func TestPoliciesSeeOnlyTheClaimsJSON(t *testing.T) {
+	t.Parallel()
+	alice, bob := "11111111-1111-1111-1111-111111111111", "22222222-2222-2222-2222-222222222222"
+	on := func(id uint32) []Subscription {
+		return []Subscription{{ID: id, Event: "*", Schema: "public", Table: "claimed"}}
+	}
+	a := &fakeSub{claims: userClaims(alice), subs: on(1)}
+	b := &fakeSub{claims: userClaims(bob), subs: on(2)}
+	h := newHarness(t, a, b)
+	h.exec(t, `insert into claimed values (1, $1)`, alice)
+	waitLen(t, a, 1)
+	h.exec(t, `delete from claimed where id = 1`)
+	h.exec(t, `insert into claimed values (2, $1)`, bob)
+	waitLen(t, b, 1)
+	waitLen(t, a, 2)
+	time.Sleep(100 * time.Millisecond)
+	want := map[*fakeSub][]string{
+		a: {"INSERT claimed 1", "DELETE claimed 1"},
+		b: {"INSERT claimed 2"},
+	}
+	for s, w := range want {
+		if got := s.summary(t); !slices.Equal(got, w) {
+			t.Errorf("%s deliveries:\n got %q\nwant %q", s.claims.Sub, got, w)
+		}
+	}
+}
+
 func TestNoPrimaryKeyReportsAnError(t *testing.T) {
 	t.Parallel()
 	s := &fakeSub{claims: anonClaims, subs: []Subscription{{ID: 1, Event: "*", Schema: "public", Table: "nokey"}}}

@@ -22,6 +22,18 @@ grant select on public.nokey to anon, authenticated;
 
 alter publication supabase_realtime add table public.notes, public.tags, public.nokey;
 
+-- claimed: its owner sees a row only while the legacy per-claim setting
+-- request.jwt.claim.sub is unset, as under Supabase Realtime, which sets
+-- the role and request.jwt.claims alone (TestPoliciesSeeOnlyTheClaimsJSON).
+-- Its full replica identity lets a DELETE's old row be checked too.
+create table public.claimed (id int primary key, owner uuid not null);
+alter table public.claimed replica identity full;
+alter table public.claimed enable row level security;
+create policy claimed_select_owner on public.claimed for select to authenticated
+  using (owner = (select auth.uid()) and coalesce(current_setting('request.jwt.claim.sub', true), '') = '');
+grant select on public.claimed to authenticated;
+alter publication supabase_realtime add table public.claimed;
+
 -- DELETE visibility fixture (delete_test.go). docs combines permissive and
 -- restrictive SELECT policies (one restrictive for every role and command,
 -- one for authenticated only), a policy with a correlated subquery and an
