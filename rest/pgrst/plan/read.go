@@ -132,13 +132,45 @@ func Read(c *schemacache.Cache, t *schemacache.Table, req *parse.ApiRequest, kin
 }
 
 func restrict(n *ReadPlan, maxRows int64) {
-	// A to-one embed is at most one row already.
-	if n.Rel == nil || !n.Rel.ToOne() {
+	// A to-one embed is at most one row already, and so is a node whose
+	// filters pin a key of its table (the detail page's id=eq.…): a LIMIT
+	// there changes no answer and costs the executor a node, a few
+	// microseconds of a one-row read.
+	if (n.Rel == nil || !n.Rel.ToOne()) && !keyPinned(n) {
 		n.Range = n.Range.Restrict(maxRows)
 	}
 	for _, c := range n.Children {
 		restrict(c, maxRows)
 	}
+}
+
+// keyPinned reports whether n reads its table's own rows under top-level
+// filters col=eq.v on every column of a primary key or unique constraint.
+// Rows from elsewhere may repeat one: a function's or a write's (FromCTE),
+// a computed relationship's, and a many-to-many embed's, whose junction
+// table may pair the same two rows twice. Such a filter never matches
+// NULL, so a unique constraint's NULLs do not count; a negated,
+// quantified, JSON-path or computed filter does not pin.
+func keyPinned(n *ReadPlan) bool {
+	if n.Table == nil || n.FromCTE || len(n.Where) == 0 {
+		return false
+	}
+	if r := n.Rel; r != nil && (r.Cardinality == schemacache.M2M || r.Junction != nil || r.IsComputed()) {
+		return false
+	}
+	return n.Table.KeyPinned(func(col string) bool {
+		for _, l := range n.Where {
+			f := l.Filter
+			if l.Not || len(l.Children) > 0 || f == nil || f.NullEmbed != "" {
+				continue
+			}
+			if f.Expr.Op == parse.OpEq && !f.Expr.Not && f.Expr.Quant == "" &&
+				f.Field.Column != nil && f.Field.Name == col && len(f.Field.JSONPath) == 0 && !f.Field.ToTSVector {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 func markEmpty(n *ReadPlan) bool {

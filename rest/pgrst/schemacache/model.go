@@ -102,6 +102,34 @@ func (t *Table) isKey(cols []string) bool {
 	return false
 }
 
+// KeyPinned reports whether pinned holds for every column of the table's
+// primary key or of one of its unique constraints: rows that pinned
+// columns each hold to one value are then at most one. Only a table's own
+// constraints say so (relkind r or p): a view's key is inferred from its
+// base table, and the view may repeat a row.
+func (t *Table) KeyPinned(pinned func(col string) bool) bool {
+	if t.Kind != 'r' && t.Kind != 'p' {
+		return false
+	}
+	all := func(cols []string) bool {
+		for _, c := range cols {
+			if !pinned(c) {
+				return false
+			}
+		}
+		return len(cols) > 0
+	}
+	if all(t.PK) {
+		return true
+	}
+	for _, u := range t.Uniques {
+		if all(u) {
+			return true
+		}
+	}
+	return false
+}
+
 // Cardinality is a relationship's kind, seen from its origin.
 type Cardinality int
 
