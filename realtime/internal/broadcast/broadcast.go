@@ -239,21 +239,36 @@ func (a *Authorizer) begin(ctx context.Context) (pgx.Tx, error) {
 	return tx, nil
 }
 
+// Caller is who asks a private channel's policies: the token's claims and
+// the request headers they see as request.headers.
+type Caller struct {
+	Claims *auth.Claims
+	// Headers is a JSON object of header names (lower case) to values;
+	// nil reads as {}.
+	Headers json.RawMessage
+}
+
 // setClaims sets what Supabase Realtime's authorization sets before it
-// asks the realtime.messages policies: the role, request.jwt.claims and
-// realtime.topic (realtime.topic() reads it). The legacy per-claim names
-// (request.jwt.claim.sub, …) are not among them.
-func setClaims(ctx context.Context, tx pgx.Tx, claims *auth.Claims, topic string) error {
-	_, err := tx.Exec(ctx, `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-	        set_config('realtime.topic', $3, true)`, claims.Role, string(claims.Raw), topic)
+// asks the realtime.messages policies (Authorization.set_conn_config): the
+// role, realtime.topic (realtime.topic() reads it), request.jwt.claims and
+// request.headers. The legacy per-claim names (request.jwt.claim.sub, …)
+// are not among them.
+func setClaims(ctx context.Context, tx pgx.Tx, c Caller, topic string) error {
+	headers := string(c.Headers)
+	if headers == "" {
+		headers = "{}"
+	}
+	_, err := tx.Exec(ctx, `select set_config('role', $1, true), set_config('realtime.topic', $2, true),
+	        set_config('request.jwt.claims', $3, true), set_config('request.headers', $4, true)`,
+		c.Claims.Role, topic, string(c.Claims.Raw), headers)
 	return err
 }
 
-// CanRead reports whether claims may read topic's extension messages: a
-// probe row is inserted (as the function owner) and selected back under
-// the role, inside a transaction that is always rolled back (which also
-// resets the role).
-func (a *Authorizer) CanRead(ctx context.Context, claims *auth.Claims, topic, extension string) (bool, error) {
+// CanRead reports whether c may read topic's extension messages: a probe
+// row is inserted (as the function owner) and selected back under the
+// role, inside a transaction that is always rolled back (which also resets
+// the role).
+func (a *Authorizer) CanRead(ctx context.Context, c Caller, topic, extension string) (bool, error) {
 	tx, err := a.begin(ctx)
 	if err != nil {
 		return false, err
@@ -263,7 +278,7 @@ func (a *Authorizer) CanRead(ctx context.Context, claims *auth.Claims, topic, ex
 	if err := tx.QueryRow(ctx, "select realtime.authorization_probe($1, $2)::text", topic, extension).Scan(&id); err != nil {
 		return false, fmt.Errorf("authorization probe: %w", err)
 	}
-	if err := setClaims(ctx, tx, claims, topic); err != nil {
+	if err := setClaims(ctx, tx, c, topic); err != nil {
 		return false, fmt.Errorf("set claims: %w", err)
 	}
 	var ok bool
@@ -277,15 +292,15 @@ func (a *Authorizer) CanRead(ctx context.Context, claims *auth.Claims, topic, ex
 	return ok, nil
 }
 
-// CanWrite reports whether claims may insert a message for topic's
-// extension (the INSERT policy), rolled back.
-func (a *Authorizer) CanWrite(ctx context.Context, claims *auth.Claims, topic, extension string) (bool, error) {
+// CanWrite reports whether c may insert a message for topic's extension
+// (the INSERT policy), rolled back.
+func (a *Authorizer) CanWrite(ctx context.Context, c Caller, topic, extension string) (bool, error) {
 	tx, err := a.begin(ctx)
 	if err != nil {
 		return false, err
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if err := setClaims(ctx, tx, claims, topic); err != nil {
+	if err := setClaims(ctx, tx, c, topic); err != nil {
 		return false, fmt.Errorf("set claims: %w", err)
 	}
 	_, err = tx.Exec(ctx, "insert into realtime.messages (topic, extension, private) values (realtime.topic(), $1, true)", extension)

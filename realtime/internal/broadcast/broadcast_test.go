@@ -148,24 +148,32 @@ func TestAuthorizerPolicies(t *testing.T) {
 	tests := []struct {
 		name             string
 		claims           *auth.Claims
+		headers          string
 		topic, ext       string
 		wantRead, wantWr bool
 	}{
-		{"user room", user, "room-1", ExtBroadcast, true, true},
-		{"user closed room", user, "room-closed", ExtBroadcast, true, false},
-		{"user other topic", user, "lobby", ExtBroadcast, false, false},
-		{"user own presence", user, "user-" + uid, ExtPresence, true, false},
-		{"user other presence", user, "user-x", ExtPresence, false, false},
-		{"anon room", anon, "room-1", ExtBroadcast, false, false},
-		{"user without legacy claim", user, "claims-json", ExtBroadcast, true, false},
+		{"user room", user, "", "room-1", ExtBroadcast, true, true},
+		{"user closed room", user, "", "room-closed", ExtBroadcast, true, false},
+		{"user other topic", user, "", "lobby", ExtBroadcast, false, false},
+		{"user own presence", user, "", "user-" + uid, ExtPresence, true, false},
+		{"user other presence", user, "", "user-x", ExtPresence, false, false},
+		{"anon room", anon, "", "room-1", ExtBroadcast, false, false},
+		{"user without legacy claim", user, "", "claims-json", ExtBroadcast, true, false},
+		{"header the policy asks for", user, `{"x-room-key":"k1"}`, "header-room", ExtBroadcast, true, true},
+		{"header with another value", user, `{"x-room-key":"k2"}`, "header-room", ExtBroadcast, false, false},
+		{"no headers", user, "", "header-room", ExtBroadcast, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := a.CanRead(ctx, tt.claims, tt.topic, tt.ext)
+			c := Caller{Claims: tt.claims}
+			if tt.headers != "" {
+				c.Headers = json.RawMessage(tt.headers)
+			}
+			r, err := a.CanRead(ctx, c, tt.topic, tt.ext)
 			if err != nil || r != tt.wantRead {
 				t.Errorf("CanRead = %v, %v; want %v", r, err, tt.wantRead)
 			}
-			w, err := a.CanWrite(ctx, tt.claims, tt.topic, tt.ext)
+			w, err := a.CanWrite(ctx, c, tt.topic, tt.ext)
 			if err != nil || w != tt.wantWr {
 				t.Errorf("CanWrite = %v, %v; want %v", w, err, tt.wantWr)
 			}

@@ -213,11 +213,12 @@ func (k *socket) canRead(ctx context.Context, claims *auth.Claims, ch *channel.C
 	if k.s.authz == nil {
 		return false, errors.New("no database")
 	}
-	ok, err := k.s.authz.CanRead(ctx, claims, ch.Name, broadcast.ExtBroadcast)
+	caller := broadcast.Caller{Claims: claims, Headers: k.headers}
+	ok, err := k.s.authz.CanRead(ctx, caller, ch.Name, broadcast.ExtBroadcast)
 	if err != nil || ok || !ch.PresenceEnabled {
 		return ok, err
 	}
-	return k.s.authz.CanRead(ctx, claims, ch.Name, broadcast.ExtPresence)
+	return k.s.authz.CanRead(ctx, caller, ch.Name, broadcast.ExtPresence)
 }
 
 func (k *socket) handleAccessToken(ctx context.Context, ch *channel.Channel, m phx.Message) {
@@ -288,7 +289,7 @@ func (k *socket) canWrite(ctx context.Context, ch *channel.Channel, extension st
 	}
 	dctx, cancel := context.WithTimeout(ctx, dbTimeout)
 	defer cancel()
-	ok, err := k.s.authz.CanWrite(dctx, ch.Claims(), ch.Name, extension)
+	ok, err := k.s.authz.CanWrite(dctx, broadcast.Caller{Claims: ch.Claims(), Headers: k.headers}, ch.Name, extension)
 	if err != nil {
 		k.s.log.Warn("authorize private write", "error", err.Error())
 		return false

@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -186,6 +189,81 @@ func TestLivePrivateChannelNeedsAPolicy(t *testing.T) {
 	b, _ := json.Marshal(got)
 	if string(b) != `{"event":"phx_reply","payload":{"response":{"reason":"Unauthorized: You do not have permissions to read from this Channel topic: secret"},"status":"error"},"ref":"1","topic":"realtime:secret"}` {
 		t.Fatalf("reply = %s", b)
+	}
+}
+
+// A private channel's policies see the upgrade's x- headers, and a REST
+// broadcast's policies all of its request's headers, as request.headers.
+func TestLivePrivateChannelPoliciesSeeRequestHeaders(t *testing.T) {
+	t.Parallel()
+	srv, admin := liveServer(t, time.Now)
+	ctx := context.Background()
+	if _, err := admin.Exec(ctx, `
+		create policy header_room_read on realtime.messages for select to authenticated
+		  using (realtime.topic() = 'header-room'
+		     and current_setting('request.headers', true)::json ->> 'x-room-key' = 'k1');
+		create policy header_room_write on realtime.messages for insert to authenticated
+		  with check (realtime.topic() = 'header-room'
+		     and current_setting('request.headers', true)::json ->> 'x-room-key' = 'k1'
+		     and current_setting('request.headers', true)::json ->> 'x-sender' = 'rest'
+		     and current_setting('request.headers', true)::json ->> 'content-type' = 'application/json')`); err != nil {
+		t.Fatal(err)
+	}
+	token := userToken(t, "11111111-1111-1111-1111-111111111111", time.Now().Add(time.Hour))
+	join := fmt.Sprintf(`["1","1","realtime:header-room","phx_join",{"config":{"private":true},"access_token":%q}]`, token)
+	dialWith := func(key string) *websocket.Conn {
+		h := http.Header{}
+		if key != "" {
+			h.Set("X-Room-Key", key)
+		}
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		c, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/websocket?vsn=2.0.0", &websocket.DialOptions{HTTPHeader: h})
+		if err != nil {
+			t.Fatalf("dial: %v", err)
+		}
+		t.Cleanup(func() { _ = c.CloseNow() })
+		return c
+	}
+	for _, key := range []string{"", "k2"} {
+		c := dialWith(key)
+		send(t, c, join)
+		r := expect(t, c, "refused join", event("phx_reply"))
+		if p, _ := json.Marshal(r[4]); string(p) != `{"response":{"reason":"Unauthorized: You do not have permissions to read from this Channel topic: header-room"},"status":"error"}` {
+			t.Fatalf("x-room-key %q: reply %s", key, p)
+		}
+	}
+	c := dialWith("k1")
+	send(t, c, join)
+	if r := expect(t, c, "join", event("phx_reply")); r[4].(map[string]any)["status"] != "ok" {
+		t.Fatalf("x-room-key k1: reply %v", r[4])
+	}
+	post := func(sender, event string) {
+		req, err := http.NewRequest("POST", srv.URL+"/api/broadcast", strings.NewReader(
+			`{"messages":[{"topic":"header-room","event":"`+event+`","payload":{},"private":true}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Room-Key", "k1")
+		req.Header.Set("X-Sender", sender)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = res.Body.Close()
+		if res.StatusCode != http.StatusAccepted {
+			t.Fatalf("POST: %d", res.StatusCode)
+		}
+	}
+	// Unauthorized REST messages are dropped silently; the authorized one
+	// sent after it is the first to arrive.
+	post("socket", "refused")
+	post("rest", "sent")
+	got := expect(t, c, "broadcast", event("broadcast"))
+	if ev := got[4].(map[string]any)["event"]; ev != "sent" {
+		t.Fatalf("first broadcast = %v, want the authorized one", ev)
 	}
 }
 

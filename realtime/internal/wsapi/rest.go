@@ -16,9 +16,10 @@ import (
 // maxRESTBody bounds a REST broadcast body.
 const maxRESTBody = 1 << 20
 
-// restClaims authorizes a REST call by its bearer token or apikey; it
-// writes the 401 itself.
-func (s *Server) restClaims(w http.ResponseWriter, r *http.Request) (*auth.Claims, bool) {
+// restCaller authorizes a REST call by its bearer token or apikey; it
+// writes the 401 itself. Private topics' policies see all the request's
+// headers as request.headers, as Supabase passes the request's.
+func (s *Server) restCaller(w http.ResponseWriter, r *http.Request) (broadcast.Caller, bool) {
 	claims, err := s.auth.Authorize(bearer(r))
 	if err != nil {
 		var ae *auth.Error
@@ -27,20 +28,20 @@ func (s *Server) restClaims(w http.ResponseWriter, r *http.Request) (*auth.Claim
 			msg = ae.Message
 		}
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"message": msg})
-		return nil, false
+		return broadcast.Caller{}, false
 	}
-	return claims, true
+	return broadcast.Caller{Claims: claims, Headers: headersJSON(r, false)}, true
 }
 
 // publishREST sends one REST message; private topics need the
 // realtime.messages INSERT policy (unauthorized ones are skipped, as
 // Supabase does).
-func (s *Server) publishREST(ctx context.Context, claims *auth.Claims, m broadcast.RESTMessage) {
+func (s *Server) publishREST(ctx context.Context, caller broadcast.Caller, m broadcast.RESTMessage) {
 	if m.Private {
 		if s.authz == nil {
 			return
 		}
-		ok, err := s.authz.CanWrite(ctx, claims, m.Topic, broadcast.ExtBroadcast)
+		ok, err := s.authz.CanWrite(ctx, caller, m.Topic, broadcast.ExtBroadcast)
 		if err != nil {
 			s.log.Warn("authorize REST broadcast", "error", err.Error())
 			return
@@ -53,12 +54,12 @@ func (s *Server) publishREST(ctx context.Context, claims *auth.Claims, m broadca
 }
 
 // publishBinary sends a REST message whose payload is raw bytes.
-func (s *Server) publishBinary(ctx context.Context, claims *auth.Claims, m broadcast.RESTMessage, payload []byte) {
+func (s *Server) publishBinary(ctx context.Context, caller broadcast.Caller, m broadcast.RESTMessage, payload []byte) {
 	if m.Private {
 		if s.authz == nil {
 			return
 		}
-		if ok, err := s.authz.CanWrite(ctx, claims, m.Topic, broadcast.ExtBroadcast); err != nil || !ok {
+		if ok, err := s.authz.CanWrite(ctx, caller, m.Topic, broadcast.ExtBroadcast); err != nil || !ok {
 			return
 		}
 	}
@@ -67,7 +68,7 @@ func (s *Server) publishBinary(ctx context.Context, claims *auth.Claims, m broad
 
 // serveBroadcast is POST /api/broadcast {"messages":[…]} ⇒ 202.
 func (s *Server) serveBroadcast(w http.ResponseWriter, r *http.Request) {
-	claims, ok := s.restClaims(w, r)
+	caller, ok := s.restCaller(w, r)
 	if !ok {
 		return
 	}
@@ -90,7 +91,7 @@ func (s *Server) serveBroadcast(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), dbTimeout)
 	defer cancel()
 	for _, m := range msgs {
-		s.publishREST(ctx, claims, m)
+		s.publishREST(ctx, caller, m)
 	}
 	w.WriteHeader(http.StatusAccepted)
 }
@@ -98,7 +99,7 @@ func (s *Server) serveBroadcast(w http.ResponseWriter, r *http.Request) {
 // serveBroadcastEvent is POST /api/broadcast/{topic}/events/{event}
 // [?private=true] with the payload as body ⇒ 202.
 func (s *Server) serveBroadcastEvent(w http.ResponseWriter, r *http.Request) {
-	claims, ok := s.restClaims(w, r)
+	caller, ok := s.restCaller(w, r)
 	if !ok {
 		return
 	}
@@ -122,9 +123,9 @@ func (s *Server) serveBroadcastEvent(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), dbTimeout)
 	defer cancel()
 	if binary {
-		s.publishBinary(ctx, claims, m, body)
+		s.publishBinary(ctx, caller, m, body)
 	} else {
-		s.publishREST(ctx, claims, m)
+		s.publishREST(ctx, caller, m)
 	}
 	w.WriteHeader(http.StatusAccepted)
 }

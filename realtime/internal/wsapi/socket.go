@@ -2,6 +2,7 @@ package wsapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -42,6 +43,9 @@ type socket struct {
 	conn  *websocket.Conn
 	vsn   phx.Version
 	token string // from the upgrade request (Authorization or apikey)
+	// headers are the upgrade request's x- headers as a JSON object, for
+	// private channels' request.headers.
+	headers json.RawMessage
 
 	qmu   sync.Mutex
 	queue []frame // grows on demand: idle sockets hold no queue memory
@@ -62,11 +66,11 @@ type socket struct {
 	limiter  *limiter
 }
 
-func newSocket(s *Server, c *websocket.Conn, vsn phx.Version, token string) *socket {
+func newSocket(s *Server, c *websocket.Conn, vsn phx.Version, token string, headers json.RawMessage) *socket {
 	abortCtx, abort := context.WithCancel(context.Background())
 	return &socket{
 		abortCtx: abortCtx, abort: abort,
-		s: s, conn: c, vsn: vsn, token: token,
+		s: s, conn: c, vsn: vsn, token: token, headers: headers,
 		wake:     make(chan struct{}, 1),
 		beat:     make(chan struct{}, 1),
 		dead:     make(chan struct{}),

@@ -82,8 +82,8 @@ type RoleChecker interface {
 // ChannelAuthorizer evaluates realtime.messages policies
 // (broadcast.Authorizer).
 type ChannelAuthorizer interface {
-	CanRead(ctx context.Context, claims *auth.Claims, topic, extension string) (bool, error)
-	CanWrite(ctx context.Context, claims *auth.Claims, topic, extension string) (bool, error)
+	CanRead(ctx context.Context, c broadcast.Caller, topic, extension string) (bool, error)
+	CanWrite(ctx context.Context, c broadcast.Caller, topic, extension string) (bool, error)
 }
 
 // Options configures a Server. Zero fields get working defaults without a
@@ -217,6 +217,9 @@ func (s *Server) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 	// socket is authorized per channel, by the join's access_token, else
 	// this request's Authorization or apikey.
 	token := bearer(r)
+	// The upgrade's x- headers are what a private channel's policies see as
+	// request.headers, as Supabase passes Phoenix's x_headers.
+	headers := headersJSON(r, true)
 	// Compression off: per-socket flate state would cost far more memory
 	// than the small frames it saves (Supabase does not negotiate it either).
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
@@ -230,7 +233,7 @@ func (s *Server) serveWebsocket(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.remove(c)
 	c.SetReadLimit(maxFrameBytes)
-	newSocket(s, c, vsn, token).serve()
+	newSocket(s, c, vsn, token, headers).serve()
 }
 
 func (s *Server) add(c *websocket.Conn) bool {
