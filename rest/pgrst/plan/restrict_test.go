@@ -19,6 +19,7 @@ func TestRestrictKeyPinned(t *testing.T) {
 	view := &schemacache.Table{Kind: 'v', PK: []string{"id"}}
 	partitioned := &schemacache.Table{Kind: 'p', PK: []string{"id", "day"}}
 	noKey := &schemacache.Table{Kind: 'r'}
+	parent := &schemacache.Table{Kind: 'r', PK: []string{"id"}, HasChildren: true}
 
 	filter := func(name string, e parse.OpExpr) Logic {
 		return Logic{Filter: &Filter{Field: Field{Name: name, Column: &schemacache.Column{Name: name}}, Expr: e}}
@@ -56,6 +57,7 @@ func TestRestrictKeyPinned(t *testing.T) {
 		{"partitioned table", partitioned, nil, false, []Logic{eq("id"), eq("day")}, parse.NoLimit, false},
 		{"view", view, nil, false, []Logic{eq("id")}, parse.NoLimit, true},
 		{"no key", noKey, nil, false, []Logic{eq("id")}, parse.NoLimit, true},
+		{"inheritance parent", parent, nil, false, []Logic{eq("id")}, parse.NoLimit, true},
 		{"a function's rows", listings, nil, true, []Logic{eq("id")}, parse.NoLimit, true},
 		{"one-to-many embed", listings, toMany, false, []Logic{eq("id")}, parse.NoLimit, false},
 		{"many-to-many embed", listings, &schemacache.Relationship{Cardinality: schemacache.M2M, Junction: &schemacache.Junction{}}, false, []Logic{eq("id")}, parse.NoLimit, true},

@@ -26,7 +26,8 @@ const tablesSQL = `
 select c.oid, n.nspname, c.relname, c.relkind::text, coalesce(obj_description(c.oid, 'pg_class'), ''),
   c.relkind in ('r', 'p') or (c.relkind in ('v', 'f') and (pg_relation_is_updatable(c.oid::regclass, true) & 8) = 8),
   c.relkind in ('r', 'p') or (c.relkind in ('v', 'f') and (pg_relation_is_updatable(c.oid::regclass, true) & 4) = 4),
-  c.relkind in ('r', 'p') or (c.relkind in ('v', 'f') and (pg_relation_is_updatable(c.oid::regclass, true) & 16) = 16)
+  c.relkind in ('r', 'p') or (c.relkind in ('v', 'f') and (pg_relation_is_updatable(c.oid::regclass, true) & 16) = 16),
+  c.relkind = 'r' and c.relhassubclass
 from pg_catalog.pg_class c
 join pg_catalog.pg_namespace n on n.oid = c.relnamespace
 where c.relkind in ('r', 'v', 'm', 'f', 'p') and n.nspname = any($1) and not c.relispartition
@@ -110,7 +111,7 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 		var o oid
 		var kind string
 		t := &Table{}
-		if err := rows.Scan(&o, &t.Schema, &t.Name, &kind, &t.Description, &t.Insertable, &t.Updatable, &t.Deletable); err != nil {
+		if err := rows.Scan(&o, &t.Schema, &t.Name, &kind, &t.Description, &t.Insertable, &t.Updatable, &t.Deletable, &t.HasChildren); err != nil {
 			return nil, fmt.Errorf("load tables: %w", err)
 		}
 		t.Kind = kind[0]

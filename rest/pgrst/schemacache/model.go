@@ -64,6 +64,11 @@ type Table struct {
 	Insertable  bool
 	Updatable   bool
 	Deletable   bool
+	// HasChildren is true for a table with (or that once had) inheritance
+	// children, whose rows a read of the table includes; its keys do not
+	// bind theirs. A partitioned table's keys span its partitions, so it
+	// never has this set.
+	HasChildren bool
 	// PK lists the primary key columns (for views: the base table's, when
 	// the view exposes all of them).
 	PK []string
@@ -106,9 +111,10 @@ func (t *Table) isKey(cols []string) bool {
 // primary key or of one of its unique constraints: rows that pinned
 // columns each hold to one value are then at most one. Only a table's own
 // constraints say so (relkind r or p): a view's key is inferred from its
-// base table, and the view may repeat a row.
+// base table, and the view may repeat a row; an inheritance child may
+// repeat its parent's key.
 func (t *Table) KeyPinned(pinned func(col string) bool) bool {
-	if t.Kind != 'r' && t.Kind != 'p' {
+	if (t.Kind != 'r' && t.Kind != 'p') || t.HasChildren {
 		return false
 	}
 	all := func(cols []string) bool {

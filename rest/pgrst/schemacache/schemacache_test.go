@@ -79,6 +79,9 @@ func TestLoad(t *testing.T) {
 	if s := c.Table(lib("settings")); len(s.Uniques) != 1 || s.Uniques[0][0] != "key" {
 		t.Errorf("settings uniques = %v", s.Uniques)
 	}
+	if s := c.Table(lib("settings")); s.HasChildren {
+		t.Errorf("settings has no inheritance children")
+	}
 	view := c.Table(lib("book_view"))
 	if view == nil || !view.IsView() || !slices.Equal(view.PK, []string{"id"}) {
 		t.Fatalf("book_view = %+v", view)
@@ -209,5 +212,53 @@ func TestParseTargetList(t *testing.T) {
 	}
 	if got := schemacache.ParseTargetList(strings.Repeat("(", 100)); len(got) != 0 {
 		t.Errorf("garbage = %+v", got)
+	}
+}
+
+// A table with inheritance children is marked, so a filter on its key is
+// not taken to pin one row (a child may repeat the key); its child, and a
+// partitioned table, are not.
+func TestLoadMarksInheritance(t *testing.T) {
+	t.Parallel()
+	h, db, _ := load(t)
+	ctx := context.Background()
+	admin, err := pgxpool.New(ctx, db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec(ctx, `
+		create table library.vehicles (id int primary key, plate text unique);
+		create table library.lorries (axles int) inherits (library.vehicles);
+		create table library.trips (id int, day date, primary key (id, day)) partition by range (day);
+		create table library.trips_2026 partition of library.trips for values from ('2026-01-01') to ('2027-01-01');
+		grant select on library.vehicles, library.lorries, library.trips to anon`); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c := h.Get()
+	pinnedID := func(col string) bool { return col == "id" }
+	pinnedIDDay := func(col string) bool { return col == "id" || col == "day" }
+	tests := []struct {
+		table       string
+		hasChildren bool
+		pinned      func(string) bool
+		keyPinned   bool
+	}{
+		{"vehicles", true, pinnedID, false},
+		{"lorries", false, pinnedID, false}, // a child inherits no key
+		{"trips", false, pinnedIDDay, true},
+		{"books", false, pinnedID, true},
+	}
+	for _, tt := range tests {
+		tb := c.Table(lib(tt.table))
+		if tb == nil {
+			t.Fatalf("%s not loaded", tt.table)
+		}
+		if tb.HasChildren != tt.hasChildren || tb.KeyPinned(tt.pinned) != tt.keyPinned {
+			t.Errorf("%s: HasChildren %v, KeyPinned %v; want %v, %v", tt.table, tb.HasChildren, tb.KeyPinned(tt.pinned), tt.hasChildren, tt.keyPinned)
+		}
 	}
 }
