@@ -636,8 +636,8 @@ func (x *call) readStatements(t *schemacache.Table, root *plan.ReadPlan, mt pars
 	build := func() (readStmts, error) { return x.buildRead(root, mt) }
 	// A read without slotted values gains nothing here: the read cache
 	// answers it when it is asked again.
-	vals, ok := slotValues(x.req)
-	if !ok || len(vals) == 0 || anyInline(root) {
+	vals := slotValues(x.req)
+	if len(vals) == 0 || anyInline(root) {
 		return build()
 	}
 	return x.viaShape(shapeKey(x.req), vals, build, func(got readStmts) *readTemplates {

@@ -76,27 +76,24 @@ type template struct {
 
 type slotAt struct{ param, value int }
 
-// slotValues returns the values of r's slotted filters, in order; ok is
-// false when one of them is a value sqlgen could write otherwise than
-// bound: "true" or "false" compared with a boolean column becomes TRUE or
-// FALSE in the text (sqlgen's boolLiteral), so those requests are built in
-// full.
-func slotValues(r *parse.ApiRequest) (vals []string, ok bool) {
+// slotValues returns the values of r's slotted filters, in order.
+func slotValues(r *parse.ApiRequest) []string {
+	var vals []string
 	for _, f := range r.Query.Filters {
-		e := f.Filter.Expr
-		if !slotted(e) {
-			continue
+		if slotted(f.Filter.Expr) {
+			vals = append(vals, f.Filter.Expr.Value)
 		}
-		if e.Value == "true" || e.Value == "false" {
-			return nil, false
-		}
-		vals = append(vals, e.Value)
 	}
-	return vals, true
+	return vals
 }
 
+// slotted reports whether a top-level filter's value takes a slot. "true"
+// and "false" stay in the shape: compared with a boolean column they are
+// written into the text as TRUE or FALSE (sqlgen's boolLiteral), not
+// bound, and they are two values only, so keeping them costs at most two
+// shapes of one (the app's is_active=eq.true beside a searched word).
 func slotted(e parse.OpExpr) bool {
-	return slotOps[e.Op] && e.Quant == "" && e.List == nil && e.Is == ""
+	return slotOps[e.Op] && e.Quant == "" && e.List == nil && e.Is == "" && e.Value != "true" && e.Value != "false"
 }
 
 // withValues returns a copy of r whose slotted filters take vals, in

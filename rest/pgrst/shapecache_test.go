@@ -69,7 +69,7 @@ func (f *shapeFixture) statements(t testing.TB, method, target, value string, h 
 	if err != nil {
 		return viaShapes, full, false, err
 	}
-	if vals, ok := slotValues(req); ok && len(vals) > 0 && !anyInline(root) {
+	if vals := slotValues(req); len(vals) > 0 && !anyInline(root) {
 		if key := shapeKey(req); key != nil {
 			tmpl, known := f.h.shapes.get(key, f.snap, f.cfg)
 			templated = known && tmpl != nil
@@ -125,6 +125,11 @@ var shapeTargets = []struct {
 	{"csv", "GET", "/authors?select=id,name&name=eq.{v}", http.Header{"Accept": {"text/csv"}}, true, false},
 	{"HEAD", "HEAD", "/authors?select=id&name=eq.{v}", nil, true, false},
 	{"a boolean column", "GET", "/books?select=id&in_print=eq.{v}", nil, true, false},
+	// true and false stay in the shape, so the values beside them take
+	// slots (the app's list and search: is_active=eq.true and a word).
+	{"a slotted value beside a boolean true", "GET", "/books?select=id&in_print=eq.true&search=fts(english).{v}&order=id&limit=3", http.Header{"Prefer": {"count=estimated"}}, true, false},
+	{"a slotted value beside a boolean false", "GET", "/books?select=id&in_print=not.eq.false&title=neq.{v}", nil, true, false},
+	{"a slotted value beside true on a text column", "GET", "/books?select=id&title=eq.true&price=gte.{v}", nil, true, false},
 	// Values in lists, patterns and logic trees stay in the shape.
 	{"a list", "GET", "/books?select=id&id=in.({v})", nil, false, false},
 	{"a pattern", "GET", "/books?select=id&title=like.{v}", nil, false, false},
@@ -225,6 +230,9 @@ func TestShapeKey(t *testing.T) {
 		{"a count", "/books?select=id&id=eq.1&title=like.a*", http.Header{"Prefer": {"count=exact"}}, false},
 		{"another media type", "/books?select=id&id=eq.1&title=like.a*", http.Header{"Accept": {"text/csv"}}, false},
 		{"another table", "/authors?select=id&id=eq.1&title=like.a*", nil, false},
+		// true and false are kept, not slotted (sqlgen may write them).
+		{"true in a slot's place", "/books?select=id&id=eq.true&title=like.a*", nil, false},
+		{"false in a slot's place", "/books?select=id&id=eq.false&title=like.a*", nil, false},
 	}
 	for _, tc := range cases {
 		if got := key(tc.target, tc.headers) == base; got != tc.same {
@@ -244,6 +252,7 @@ func FuzzShapeTemplates(f *testing.F) {
 		"/books?select=id,title&id=eq.{v}&price=lt.{v}",
 		"/books?select=id&search=fts(english).{v}&order=id&limit=3",
 		"/books?select=id&in_print=neq.{v}",
+		"/books?select=id&in_print=eq.true&title=eq.{v}&price=gt.{v}",
 	}
 	f.Fuzz(func(t *testing.T, v string) {
 		for _, target := range targets {
@@ -294,7 +303,7 @@ func (f *shapeFixture) callStatements(t testing.TB, method, target, body string,
 	if err != nil {
 		return viaShapes, full, false, err
 	}
-	if _, ok := slotValues(req); ok && !anyInline(p.read) {
+	if !anyInline(p.read) {
 		if key := callShapeKey(req, p.cp); key != nil {
 			tmpl, known := f.h.shapes.get(key, f.snap, f.cfg)
 			templated = known && tmpl != nil

@@ -252,8 +252,8 @@ func (x *call) callStatement(p *plannedCall) (sqlgen.Query, error) {
 		q, err := buildCall(p, p.cp, p.read)
 		return readStmts{main: q}, err
 	}
-	fvals, ok := slotValues(x.req)
-	if !ok || anyInline(p.read) {
+	fvals := slotValues(x.req)
+	if anyInline(p.read) {
 		s, err := build()
 		return s.main, err
 	}
