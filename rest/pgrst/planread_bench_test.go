@@ -1,6 +1,8 @@
 package pgrst
 
 import (
+	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/kejanest/kejanest/rest/pgrst/plan"
@@ -24,6 +26,34 @@ func BenchmarkPlanRead(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := plan.Read(x.c, t, req, plan.RootTable, x.planOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadStatements: the statements of the app's filtered list
+// (a typed place as a contains pattern, beside is_active=eq.true, 12 rows,
+// count=estimated), another place each time, as each list read not asked
+// before builds them: from its shape's templates once the shape is
+// known, else in full.
+func BenchmarkReadStatements(b *testing.B) {
+	f := newShapeFixture(b)
+	const target = "/books?select=id,title,author_id,editor_id,publisher_id,price,pages,tags,metadata,published_on,summary,in_print,created_at" +
+		"&in_print=eq.true&title=ilike.*place%d*&order=created_at.desc&offset=0&limit=12"
+	h := http.Header{"Prefer": {"count=estimated"}}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n++
+		req, err := parseTarget("GET", fmt.Sprintf(target, n), "", h, f.cfg.Schemas)
+		if err != nil {
+			b.Fatal(err)
+		}
+		x, t, mt, root, err := f.plan(b, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := x.readStatements(t, root, mt); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -25,21 +25,23 @@ import (
 // sqlgen: parse and plan still run, and so do their checks and the
 // planner's choices (sightings).
 //
-// A value is slotted only where sqlgen binds it as it came: the top-level
-// filters whose operator passes its value through unchanged (slotOps).
+// A value is slotted only where sqlgen binds it as it came, or changed by
+// a rule of its own that slotValues applies too: the top-level filters of
+// the operators in slotOps.
 // Everything else stays in the shape. What a shape's statements are, and
 // where its values go, is learnt by building them a second time with
 // sentinels in place of the values; a shape whose values do not come out
 // verbatim, in parameters only, is remembered as one to build in full.
 // Calls have shapes too (callShapeKey, below).
 
-// slotOps are the operators whose single value sqlgen binds verbatim when
-// the filter is not inlined (plan.Filter.Inline). like and ilike are not
-// among them (their * becomes %), nor in (an array literal), is (a
-// keyword) or the quantified forms (eq(any) takes an array).
+// slotOps are the operators whose single value sqlgen binds when the
+// filter is not inlined (plan.Filter.Inline): verbatim, or for like and
+// ilike as sqlgen.LikeValue makes it (* becomes %), which is what their
+// slots take (slotValues). in (an array literal), is (a keyword) and the
+// quantified forms (eq(any) takes an array) are not among them.
 var slotOps = map[string]bool{
 	parse.OpEq: true, parse.OpNeq: true, parse.OpGt: true, parse.OpGte: true, parse.OpLt: true, parse.OpLte: true,
-	parse.OpMatch: true, parse.OpIMatch: true,
+	parse.OpMatch: true, parse.OpIMatch: true, parse.OpLike: true, parse.OpILike: true,
 	parse.OpFts: true, parse.OpPlFts: true, parse.OpPhFts: true, parse.OpWFts: true,
 }
 
@@ -76,12 +78,18 @@ type template struct {
 
 type slotAt struct{ param, value int }
 
-// slotValues returns the values of r's slotted filters, in order.
+// slotValues returns the values of r's slotted filters, in order, as
+// their statements bind them: a pattern's * is already %. A sentinel has
+// no *, so a shape learnt from sentinels sees each one as sent.
 func slotValues(r *parse.ApiRequest) []string {
 	var vals []string
 	for _, f := range r.Query.Filters {
-		if slotted(f.Filter.Expr) {
-			vals = append(vals, f.Filter.Expr.Value)
+		if e := f.Filter.Expr; slotted(e) {
+			v := e.Value
+			if e.Op == parse.OpLike || e.Op == parse.OpILike {
+				v = sqlgen.LikeValue(v)
+			}
+			vals = append(vals, v)
 		}
 	}
 	return vals
@@ -208,7 +216,7 @@ func (t *template) fill(vals []string) sqlgen.Query {
 }
 
 // sentinels are values no request sends by chance, one per slot, that
-// every slotted operator passes through as it does any other value.
+// every slotted operator passes through unchanged (they hold no *).
 func sentinels(n int) []string {
 	out := make([]string, n)
 	for i := range out {

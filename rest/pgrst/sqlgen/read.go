@@ -101,8 +101,9 @@ func hoistedItem(h plan.HoistedAgg, col exp.Expression) exp.Expression {
 	return e
 }
 
-// likeValue turns PostgREST's * wildcard into %.
-func likeValue(v string) string { return strings.ReplaceAll(v, "*", "%") }
+// LikeValue turns PostgREST's * wildcard into %: the pattern of a like or
+// ilike filter as its statement binds it.
+func LikeValue(v string) string { return strings.ReplaceAll(v, "*", "%") }
 
 // QuoteLiteral writes s as a string constant of type unknown, as a bound
 // parameter is, so PostgreSQL resolves it the same way. The escape-string
@@ -226,7 +227,7 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	case quantOps[e.Op] != "":
 		v := e.Value
 		if e.Op == parse.OpLike || e.Op == parse.OpILike {
-			v = likeValue(v)
+			v = LikeValue(v)
 		}
 		vv := value(v)
 		switch e.Quant {
