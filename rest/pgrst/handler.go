@@ -652,7 +652,7 @@ func (x *call) readStatements(t *schemacache.Table, root *plan.ReadPlan, mt pars
 		if err != nil {
 			return nil
 		}
-		return learnTemplates(got, probe, vals, probes)
+		return learnTemplates(got, probe, vals, boundProbes(x.req, probes))
 	})
 }
 

@@ -37,11 +37,13 @@ import (
 // slotOps are the operators whose single value sqlgen binds when the
 // filter is not inlined (plan.Filter.Inline): verbatim, or for like and
 // ilike as sqlgen.LikeValue makes it (* becomes %), which is what their
-// slots take (slotValues). in (an array literal), is (a keyword) and the
-// quantified forms (eq(any) takes an array) are not among them.
+// slots take (slotValues). in binds its whole list as one array literal
+// (sqlgen.InArray), which its slot takes, unless the list is empty. is (a
+// keyword) and the quantified forms (eq(any) takes an array) are not
+// among them.
 var slotOps = map[string]bool{
 	parse.OpEq: true, parse.OpNeq: true, parse.OpGt: true, parse.OpGte: true, parse.OpLt: true, parse.OpLte: true,
-	parse.OpMatch: true, parse.OpIMatch: true, parse.OpLike: true, parse.OpILike: true,
+	parse.OpMatch: true, parse.OpIMatch: true, parse.OpLike: true, parse.OpILike: true, parse.OpIn: true,
 	parse.OpFts: true, parse.OpPlFts: true, parse.OpPhFts: true, parse.OpWFts: true,
 }
 
@@ -79,20 +81,43 @@ type template struct {
 type slotAt struct{ param, value int }
 
 // slotValues returns the values of r's slotted filters, in order, as
-// their statements bind them: a pattern's * is already %. A sentinel has
-// no *, so a shape learnt from sentinels sees each one as sent.
+// their statements bind them (bound).
 func slotValues(r *parse.ApiRequest) []string {
 	var vals []string
 	for _, f := range r.Query.Filters {
 		if e := f.Filter.Expr; slotted(e) {
-			v := e.Value
-			if e.Op == parse.OpLike || e.Op == parse.OpILike {
-				v = sqlgen.LikeValue(v)
-			}
-			vals = append(vals, v)
+			vals = append(vals, bound(e))
 		}
 	}
 	return vals
+}
+
+// bound is the parameter sqlgen binds for a slotted filter's value: an
+// in list's array literal, a pattern with its * already %, any other
+// value as it came.
+func bound(e parse.OpExpr) string {
+	switch e.Op {
+	case parse.OpIn:
+		list, _ := sqlgen.InArray(e.List)
+		return list
+	case parse.OpLike, parse.OpILike:
+		return sqlgen.LikeValue(e.Value)
+	}
+	return e.Value
+}
+
+// boundProbes returns probes as r's slots bind them once withValues has
+// put them there (an in slot's sentinel is a list of one), for
+// learnTemplates to find in the probe's parameters. Probes past r's
+// slots (a call's arguments) are bound as they are.
+func boundProbes(r *parse.ApiRequest, probes []string) []string {
+	n := 0
+	for _, f := range r.Query.Filters {
+		if slotted(f.Filter.Expr) {
+			n++
+		}
+	}
+	return append(slotValues(withValues(r, probes[:n])), probes[n:]...)
 }
 
 // slotted reports whether a top-level filter's value takes a slot. "true"
@@ -101,19 +126,45 @@ func slotValues(r *parse.ApiRequest) []string {
 // bound, and they are two values only, so keeping them costs at most two
 // shapes of one (the app's is_active=eq.true beside a searched word).
 func slotted(e parse.OpExpr) bool {
-	return slotOps[e.Op] && e.Quant == "" && e.List == nil && e.Is == "" && e.Value != "true" && e.Value != "false"
+	if !slotOps[e.Op] || e.Quant != "" || e.Is != "" {
+		return false
+	}
+	if e.Op == parse.OpIn {
+		_, ok := sqlgen.InArray(e.List)
+		return ok
+	}
+	return e.List == nil && e.Value != "true" && e.Value != "false"
 }
 
 // withValues returns a copy of r whose slotted filters take vals, in
-// order (r itself is left alone).
+// order (r itself is left alone): an in filter a list of that one value.
 func withValues(r *parse.ApiRequest, vals []string) *parse.ApiRequest {
 	c := *r
 	c.Query.Filters = slices.Clone(r.Query.Filters)
 	i := 0
 	for j := range c.Query.Filters {
-		if slotted(c.Query.Filters[j].Filter.Expr) {
-			c.Query.Filters[j].Filter.Expr.Value = vals[i]
+		e := &c.Query.Filters[j].Filter.Expr
+		if slotted(*e) {
+			if e.Op == parse.OpIn {
+				e.List = []string{vals[i]}
+			} else {
+				e.Value = vals[i]
+			}
 			i++
+		}
+	}
+	return &c
+}
+
+// blanked returns a copy of r whose slotted filters hold no value: an
+// in filter a nil list, which no parsed in filter has (parse reads in.()
+// as one empty value, and that one stays in the shape).
+func blanked(r *parse.ApiRequest) *parse.ApiRequest {
+	c := *r
+	c.Query.Filters = slices.Clone(r.Query.Filters)
+	for j := range c.Query.Filters {
+		if e := &c.Query.Filters[j].Filter.Expr; slotted(*e) {
+			e.Value, e.List = "", nil
 		}
 	}
 	return &c
@@ -128,7 +179,7 @@ func withValues(r *parse.ApiRequest, vals []string) *parse.ApiRequest {
 // alone (and never changed after), and walking its items was most of the
 // key's cost.
 func shapeKey(r *parse.ApiRequest) []byte {
-	blank := withValues(r, make([]string, len(r.Query.Filters)))
+	blank := blanked(r)
 	blank.Query.Select = nil
 	b, ok := appendShape(make([]byte, 0, 512), reflect.ValueOf(blank).Elem())
 	if !ok {

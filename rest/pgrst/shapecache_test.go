@@ -143,8 +143,14 @@ var shapeTargets = []struct {
 	{"a pattern", "GET", "/books?select=id&title=like.{v}", nil, true, false},
 	{"a contains pattern beside a boolean", "GET", "/books?select=id&in_print=eq.true&title=ilike.*{v}*&order=id&limit=12", http.Header{"Prefer": {"count=estimated"}}, true, false},
 	{"a negated pattern", "GET", "/books?select=id&title=not.ilike.{v}*&price=lt.{v}", nil, true, false},
-	// Values in lists and logic trees stay in the shape.
-	{"a list", "GET", "/books?select=id&id=in.({v})", nil, false, false},
+	// An in list's slot takes its array literal, however many values it
+	// holds (the app's saved listings: id=in.(…) of the user's ids).
+	{"a list", "GET", "/books?select=id&id=in.({v})", nil, true, false},
+	{"a list of two beside a boolean", "GET", "/books?select=id,title&in_print=eq.true&title=in.({v},\"{v}\")&price=lt.{v}", nil, true, false},
+	{"a negated list, with an exact count", "GET", "/books?select=id&author_id=not.in.({v})&order=id", http.Header{"Prefer": {"count=exact"}}, true, false},
+	// The empty list is written as '{}' and stays in the shape.
+	{"an empty list beside a value", "GET", "/books?select=id&id=in.()&title=eq.{v}", nil, true, false},
+	// Values in quantified operators and logic trees stay in the shape.
 	{"a list of patterns", "GET", "/books?select=id&title=like(any).{{v}*}", nil, false, false},
 	{"a logic tree", "GET", "/books?select=id&or=(title.eq.{v},id.eq.1)", nil, false, false},
 	{"a quantified operator", "GET", "/books?select=id&title=eq(any).{{v}}", nil, false, false},
@@ -224,34 +230,46 @@ func TestShapeKey(t *testing.T) {
 		}
 		return string(shapeKey(req))
 	}
-	base := key("/books?select=id&id=eq.1&title=like.a*", nil)
-	if base == "" {
+	const base = "/books?select=id&id=eq.1&title=like.a*"
+	if key(base, nil) == "" {
 		t.Fatal("no key for a plain read")
 	}
+	// An in list takes one slot whatever it holds; the empty list, which
+	// sqlgen writes into the text, stays in the shape.
+	const list = "/books?select=id&id=in.(1,2)"
 	cases := []struct {
-		name, target string
-		headers      http.Header
-		same         bool
+		name, of, target string // of: the target compared with
+		headers          http.Header
+		same             bool
 	}{
-		{"another slotted value", "/books?select=id&id=eq.2&title=like.a*", nil, true},
-		{"an empty slotted value", "/books?select=id&id=eq.&title=like.a*", nil, true},
-		{"another pattern", "/books?select=id&id=eq.1&title=like.b*", nil, true},
-		{"a pattern's * as %", "/books?select=id&id=eq.1&title=like.a%25", nil, true},
-		{"another pattern operator", "/books?select=id&id=eq.1&title=ilike.a*", nil, false},
-		{"a list of patterns", "/books?select=id&id=eq.1&title=like(any).{a*}", nil, false},
-		{"another operator", "/books?select=id&id=neq.1&title=like.a*", nil, false},
-		{"another column", "/books?select=id&author_id=eq.1&title=like.a*", nil, false},
-		{"another select", "/books?select=id,title&id=eq.1&title=like.a*", nil, false},
-		{"a limit", "/books?select=id&id=eq.1&title=like.a*&limit=1", nil, false},
-		{"a count", "/books?select=id&id=eq.1&title=like.a*", http.Header{"Prefer": {"count=exact"}}, false},
-		{"another media type", "/books?select=id&id=eq.1&title=like.a*", http.Header{"Accept": {"text/csv"}}, false},
-		{"another table", "/authors?select=id&id=eq.1&title=like.a*", nil, false},
+		{"another slotted value", base, "/books?select=id&id=eq.2&title=like.a*", nil, true},
+		{"an empty slotted value", base, "/books?select=id&id=eq.&title=like.a*", nil, true},
+		{"another pattern", base, "/books?select=id&id=eq.1&title=like.b*", nil, true},
+		{"a pattern's * as %", base, "/books?select=id&id=eq.1&title=like.a%25", nil, true},
+		{"another pattern operator", base, "/books?select=id&id=eq.1&title=ilike.a*", nil, false},
+		{"a list of patterns", base, "/books?select=id&id=eq.1&title=like(any).{a*}", nil, false},
+		{"a list in a slot's place", base, "/books?select=id&id=in.(1,2)&title=like.a*", nil, false},
+		{"another operator", base, "/books?select=id&id=neq.1&title=like.a*", nil, false},
+		{"another column", base, "/books?select=id&author_id=eq.1&title=like.a*", nil, false},
+		{"another select", base, "/books?select=id,title&id=eq.1&title=like.a*", nil, false},
+		{"a limit", base, "/books?select=id&id=eq.1&title=like.a*&limit=1", nil, false},
+		{"a count", base, base, http.Header{"Prefer": {"count=exact"}}, false},
+		{"another media type", base, base, http.Header{"Accept": {"text/csv"}}, false},
+		{"another table", base, "/authors?select=id&id=eq.1&title=like.a*", nil, false},
 		// true and false are kept, not slotted (sqlgen may write them).
-		{"true in a slot's place", "/books?select=id&id=eq.true&title=like.a*", nil, false},
-		{"false in a slot's place", "/books?select=id&id=eq.false&title=like.a*", nil, false},
+		{"true in a slot's place", base, "/books?select=id&id=eq.true&title=like.a*", nil, false},
+		{"false in a slot's place", base, "/books?select=id&id=eq.false&title=like.a*", nil, false},
+		{"another list", list, "/books?select=id&id=in.(3)", nil, true},
+		{"a longer list", list, "/books?select=id&id=in.(3,4,5,6)", nil, true},
+		{"a quoted empty value in a list", list, "/books?select=id&id=in.(\"\",1)", nil, true},
+		{"the empty list", list, "/books?select=id&id=in.()", nil, false},
+		{"a list of one empty value", list, "/books?select=id&id=in.(\"\")", nil, false},
+		{"a negated list", list, "/books?select=id&id=not.in.(1,2)", nil, false},
+		// parse reads both as the empty list (as PostgREST does).
+		{"in.() and in.(\"\")", "/books?select=id&id=in.()", "/books?select=id&id=in.(\"\")", nil, true},
 	}
 	for _, tc := range cases {
-		if got := key(tc.target, tc.headers) == base; got != tc.same {
+		if got := key(tc.target, tc.headers) == key(tc.of, nil); got != tc.same {
 			t.Errorf("%s: same key = %v, want %v", tc.name, got, tc.same)
 		}
 	}
@@ -270,6 +288,7 @@ func FuzzShapeTemplates(f *testing.F) {
 		"/books?select=id&in_print=neq.{v}",
 		"/books?select=id&in_print=eq.true&title=eq.{v}&price=gt.{v}",
 		"/books?select=id&title=ilike.*{v}*&summary=like.{v}&price=gt.{v}",
+		"/books?select=id&id=in.({v})&title=in.({v},{v})&author_id=not.in.({v})",
 	}
 	f.Fuzz(func(t *testing.T, v string) {
 		for _, target := range targets {
@@ -353,6 +372,9 @@ var callTargets = []struct {
 	{"GET, a variadic argument given twice", "GET", "/rpc/sum_all?nums={v}&nums=2", "", nil, true, false},
 	{"GET, a variadic argument", "GET", "/rpc/sum_all?nums={v}", "", nil, true, false},
 	{"GET, a set of scalars", "GET", "/rpc/tag_list", "", nil, true, false},
+	// Filters' slots come before the arguments': a list and a pattern,
+	// whose slots take what sqlgen binds, beside an argument.
+	{"POST, rows filtered by a list and a pattern", "POST", "/rpc/books_by?select=id&id=in.({v},3)&title=like.*{v}", `{"author": {v}}`, nil, true, false},
 	// A pattern asked for often is written into the statement.
 	{"POST, a repeated pattern", "POST", "/rpc/books_by?select=id&title=ilike.*o*", `{"author": {v}}`, nil, false, true},
 }

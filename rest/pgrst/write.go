@@ -270,7 +270,7 @@ func (x *call) callStatement(p *plannedCall) (sqlgen.Query, error) {
 		if err != nil {
 			return nil
 		}
-		return learnTemplates(got, readStmts{main: probe}, vals, probes)
+		return learnTemplates(got, readStmts{main: probe}, vals, boundProbes(x.req, probes))
 	})
 	return s.main, err
 }

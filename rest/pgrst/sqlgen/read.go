@@ -140,6 +140,16 @@ var ftsOps = map[string]string{
 
 var isVals = map[string]string{"null": "NULL", "not_null": "NOT NULL", "true": "TRUE", "false": "FALSE", "unknown": "UNKNOWN"}
 
+// InArray returns the array literal an in.(…) filter binds for list, and
+// false for the empty list (in.(), which parse reads as one empty value),
+// written into the text as '{}' instead.
+func InArray(list []string) (string, bool) {
+	if len(list) == 1 && list[0] == "" {
+		return "", false
+	}
+	return ArrayLiteral(list), true
+}
+
 // ArrayLiteral builds the PostgreSQL array literal of in.(…) values, sent
 // as one bind parameter so the statement does not change with their count.
 func ArrayLiteral(vals []string) string {
@@ -243,10 +253,10 @@ func filterExpr(n *plan.ReadPlan, f *plan.Filter) exp.Expression {
 	case e.Op == parse.OpIsDistinct:
 		out = goqu.L("? IS DISTINCT FROM ?", lhs, e.Value)
 	case e.Op == parse.OpIn:
-		if len(e.List) == 1 && e.List[0] == "" {
-			out = goqu.L("? = ANY('{}')", lhs)
+		if list, ok := InArray(e.List); ok {
+			out = goqu.L("? = ANY(?)", lhs, value(list))
 		} else {
-			out = goqu.L("? = ANY(?)", lhs, value(ArrayLiteral(e.List)))
+			out = goqu.L("? = ANY('{}')", lhs)
 		}
 	case ftsOps[e.Op] != "":
 		if e.Lang != "" {
