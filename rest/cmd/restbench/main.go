@@ -133,6 +133,20 @@ func activeListing(n uint64) string {
 	return fmt.Sprintf("00000000-0000-4000-8000-%012d", g)
 }
 
+// savedPerRequest is how many ids one saved-listings request asks for.
+const savedPerRequest = 4
+
+// savedIDs are the n-th saved-listings request's ids, comma-separated:
+// savedPerRequest active listings, others each time, in turn through all
+// of them.
+func savedIDs(n uint64) string {
+	ids := make([]string, savedPerRequest)
+	for i := range ids {
+		ids[i] = activeListing(n*savedPerRequest + uint64(i))
+	}
+	return strings.Join(ids, ",")
+}
+
 // word is the value sc's n-th request asks for, or "" for a fixed one.
 func (sc scenario) word(n uint64) string {
 	if sc.vary == nil {
@@ -274,6 +288,16 @@ var scenarios = []scenario{
 		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where is_active = true
 			and type = $1 and purpose = $2 and id <> $3 order by created_at desc limit 4) _postgrest_t`,
 		args: []any{"Bedsitter", "Rent", detailID},
+	},
+	// The saved listings page (get-saved-listings.ts), signed in: the
+	// saved properties' ids as one in list, another user's each time.
+	{
+		name:  "app saved listings",
+		rest:  "/properties?select=" + appColumns + "&id=in.(" + wordMark + ")",
+		user:  true,
+		floor: `select coalesce(json_agg(_postgrest_t), '[]')::text from (select ` + appColumns + ` from public.properties where id = any(string_to_array($1, ',')::uuid[])) _postgrest_t`,
+		args:  []any{savedIDs(0)},
+		vary:  savedIDs,
 	},
 	// The P2P board (get-board.ts), signed in: one call of get_p2p_board
 	// with the board's defaults.

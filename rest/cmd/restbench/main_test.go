@@ -167,6 +167,28 @@ func TestActiveListing(t *testing.T) {
 	}
 }
 
+// TestSavedIDs: a saved-listings request asks for savedPerRequest
+// distinct active listings, and the next request for others.
+func TestSavedIDs(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for n := range uint64(3) {
+		ids := strings.Split(savedIDs(n), ",")
+		if len(ids) != savedPerRequest {
+			t.Fatalf("savedIDs(%d) = %d ids, want %d", n, len(ids), savedPerRequest)
+		}
+		for i, id := range ids {
+			if want := activeListing(n*savedPerRequest + uint64(i)); id != want {
+				t.Errorf("savedIDs(%d)[%d] = %q, want %q", n, i, id, want)
+			}
+			if seen[id] {
+				t.Errorf("savedIDs(%d) repeats %q", n, id)
+			}
+			seen[id] = true
+		}
+	}
+}
+
 // TestLoadStopsWhenInterrupted: a round whose context ends (restbench
 // interrupted) returns at once, in the warm-up as in the measured time,
 // so run's clean-up stops the children and drops the database.
