@@ -38,9 +38,9 @@ import (
 // filter is not inlined (plan.Filter.Inline): verbatim, or for like and
 // ilike as sqlgen.LikeValue makes it (* becomes %), which is what their
 // slots take (slotValues). in binds its whole list as one array literal
-// (sqlgen.InArray), which its slot takes, unless the list is empty. is (a
-// keyword) and the quantified forms (eq(any) takes an array) are not
-// among them.
+// (sqlgen.InArray), which its slot takes, unless the list is empty
+// (sqlgen.EmptyList). is (a keyword) and the quantified forms (eq(any)
+// takes an array) are not among them.
 var slotOps = map[string]bool{
 	parse.OpEq: true, parse.OpNeq: true, parse.OpGt: true, parse.OpGte: true, parse.OpLt: true, parse.OpLte: true,
 	parse.OpMatch: true, parse.OpIMatch: true, parse.OpLike: true, parse.OpILike: true, parse.OpIn: true,
@@ -130,8 +130,7 @@ func slotted(e parse.OpExpr) bool {
 		return false
 	}
 	if e.Op == parse.OpIn {
-		_, ok := sqlgen.InArray(e.List)
-		return ok
+		return !sqlgen.EmptyList(e.List)
 	}
 	return e.List == nil && e.Value != "true" && e.Value != "false"
 }

@@ -140,11 +140,15 @@ var ftsOps = map[string]string{
 
 var isVals = map[string]string{"null": "NULL", "not_null": "NOT NULL", "true": "TRUE", "false": "FALSE", "unknown": "UNKNOWN"}
 
+// EmptyList reports whether an in.(…) filter's list is the empty list
+// (in.(), which parse reads as one empty value): written into the text as
+// '{}' rather than bound.
+func EmptyList(list []string) bool { return len(list) == 1 && list[0] == "" }
+
 // InArray returns the array literal an in.(…) filter binds for list, and
-// false for the empty list (in.(), which parse reads as one empty value),
-// written into the text as '{}' instead.
+// false for the empty list (EmptyList).
 func InArray(list []string) (string, bool) {
-	if len(list) == 1 && list[0] == "" {
+	if EmptyList(list) {
 		return "", false
 	}
 	return ArrayLiteral(list), true
