@@ -138,32 +138,32 @@ func slotted(e parse.OpExpr) bool {
 // withValues returns a copy of r whose slotted filters take vals, in
 // order (r itself is left alone): an in filter a list of that one value.
 func withValues(r *parse.ApiRequest, vals []string) *parse.ApiRequest {
-	c := *r
-	c.Query.Filters = slices.Clone(r.Query.Filters)
-	i := 0
-	for j := range c.Query.Filters {
-		e := &c.Query.Filters[j].Filter.Expr
-		if slotted(*e) {
-			if e.Op == parse.OpIn {
-				e.List = []string{vals[i]}
-			} else {
-				e.Value = vals[i]
-			}
-			i++
+	return withSlots(r, func(i int, e *parse.OpExpr) {
+		if e.Op == parse.OpIn {
+			e.List = []string{vals[i]}
+		} else {
+			e.Value = vals[i]
 		}
-	}
-	return &c
+	})
 }
 
 // blanked returns a copy of r whose slotted filters hold no value: an
 // in filter a nil list, which no parsed in filter has (parse reads in.()
 // as one empty value, and that one stays in the shape).
 func blanked(r *parse.ApiRequest) *parse.ApiRequest {
+	return withSlots(r, func(_ int, e *parse.OpExpr) { e.Value, e.List = "", nil })
+}
+
+// withSlots returns a copy of r in which set has changed the i-th slotted
+// filter, for each in order (r itself is left alone).
+func withSlots(r *parse.ApiRequest, set func(i int, e *parse.OpExpr)) *parse.ApiRequest {
 	c := *r
 	c.Query.Filters = slices.Clone(r.Query.Filters)
+	i := 0
 	for j := range c.Query.Filters {
 		if e := &c.Query.Filters[j].Filter.Expr; slotted(*e) {
-			e.Value, e.List = "", nil
+			set(i, e)
+			i++
 		}
 	}
 	return &c
