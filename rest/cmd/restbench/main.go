@@ -46,6 +46,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -375,8 +376,8 @@ type options struct {
 	rounds           int
 	// only holds the servers measured (all by default).
 	only map[string]bool
-	// pick selects the scenarios whose name contains it.
-	pick string
+	// picked are the scenarios to run (-scenario).
+	picked []scenario
 	// binDir holds prebuilt gateway and rest binaries (-bin-dir).
 	binDir string
 	// pprof has the gateways serve Go's profiles (-pprof).
@@ -398,7 +399,8 @@ func main() {
 	flag.IntVar(&o.maxReqs, "max-requests", 2_000_000, "stop a round after this many requests")
 	flag.IntVar(&pool, "pool", 10, "database connections of each server")
 	flag.StringVar(&only, "only", strings.Join(servers, ","), "run only these servers, a comma list of "+strings.Join(servers, ", ")+" (ratios need floor)")
-	flag.StringVar(&o.pick, "scenario", "", "run only the scenarios whose name contains this")
+	var pick string
+	flag.StringVar(&pick, "scenario", "", "run only the scenarios whose name contains this")
 	flag.IntVar(&o.rounds, "rounds", 20, "alternate the servers this many times per scenario in ABBA order (each gets duration/rounds), so a load that varies over time hits all alike")
 	flag.StringVar(&o.binDir, "bin-dir", "", "folder holding built gateway and rest binaries; empty builds both from this repository")
 	flag.BoolVar(&o.pprof, "pprof", false, "the gateways serve Go's profiles (GATEWAY_PPROF); their addresses are printed, to take a profile while a scenario runs")
@@ -414,10 +416,33 @@ func main() {
 		}
 		o.only[s] = true
 	}
+	var err error
+	if o.picked, err = pickScenarios(scenarios, pick); err != nil {
+		fmt.Fprintln(os.Stderr, "restbench: -scenario:", err)
+		os.Exit(2)
+	}
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "restbench:", err)
 		os.Exit(1)
 	}
+}
+
+// pickScenarios returns the scenarios whose name contains pick, in their
+// order. Picking none is an error rather than a run that seeds 100k rows and
+// measures nothing.
+func pickScenarios(all []scenario, pick string) ([]scenario, error) {
+	var out []scenario
+	names := make([]string, len(all))
+	for i, sc := range all {
+		names[i] = strconv.Quote(sc.name)
+		if strings.Contains(sc.name, pick) {
+			out = append(out, sc)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no scenario's name contains %q; the scenarios are %s", pick, strings.Join(names, ", "))
+	}
+	return out, nil
 }
 
 func run(o options) error {
@@ -629,10 +654,7 @@ func run(o options) error {
 	fmt.Printf("%d connections; per scenario and server %v measured in %d rounds in ABBA order (after %v warm-up); at most %d requests per round; of floor: median of the rounds' ratios\n\n",
 		o.conns, o.duration, o.rounds, o.warmup, o.maxReqs)
 	fmt.Printf("%-34s %-9s %10s %9s %9s %9s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "of floor")
-	for _, sc := range scenarios {
-		if !strings.Contains(sc.name, o.pick) {
-			continue
-		}
+	for _, sc := range o.picked {
 		if err := sameBodies(client, sc, measured, request); err != nil {
 			return err
 		}

@@ -218,3 +218,42 @@ func TestLoadStopsWhenInterrupted(t *testing.T) {
 		})
 	}
 }
+
+func TestPickScenarios(t *testing.T) {
+	t.Parallel()
+	all := []scenario{{name: "20 newest active"}, {name: "app list page"}, {name: "app list page, exact count"}}
+	cases := []struct {
+		pick    string
+		want    []string
+		wantErr string
+	}{
+		{"", []string{"20 newest active", "app list page", "app list page, exact count"}, ""},
+		{"list page", []string{"app list page", "app list page, exact count"}, ""},
+		{"exact", []string{"app list page, exact count"}, ""},
+		// The name as a user might misremember it: an error that names
+		// the real ones, not an empty run.
+		{"newest 20", nil, `no scenario's name contains "newest 20"; the scenarios are "20 newest active", "app list page", "app list page, exact count"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.pick, func(t *testing.T) {
+			t.Parallel()
+			got, err := pickScenarios(all, tc.pick)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("pickScenarios(%q) error = %v, want %q", tc.pick, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("pickScenarios(%q): %v", tc.pick, err)
+			}
+			var names []string
+			for _, sc := range got {
+				names = append(names, sc.name)
+			}
+			if !reflect.DeepEqual(names, tc.want) {
+				t.Errorf("pickScenarios(%q) = %q, want %q", tc.pick, names, tc.want)
+			}
+		})
+	}
+}
