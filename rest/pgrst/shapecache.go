@@ -109,15 +109,12 @@ func bound(e parse.OpExpr) string {
 // boundProbes returns probes as r's slots bind them once withValues has
 // put them there (an in slot's sentinel is a list of one), for
 // learnTemplates to find in the probe's parameters. Probes past r's
-// slots (a call's arguments) are bound as they are.
+// slots (a call's arguments) are bound as they are. withValues takes the
+// first probes, one per slot, so the slots' count is the number of values
+// that come back.
 func boundProbes(r *parse.ApiRequest, probes []string) []string {
-	n := 0
-	for _, f := range r.Query.Filters {
-		if slotted(f.Filter.Expr) {
-			n++
-		}
-	}
-	return append(slotValues(withValues(r, probes[:n])), probes[n:]...)
+	vals := slotValues(withValues(r, probes))
+	return append(vals, probes[len(vals):]...)
 }
 
 // slotted reports whether a top-level filter's value takes a slot. "true"
