@@ -432,14 +432,16 @@ func main() {
 // measures nothing.
 func pickScenarios(all []scenario, pick string) ([]scenario, error) {
 	var out []scenario
-	names := make([]string, len(all))
-	for i, sc := range all {
-		names[i] = strconv.Quote(sc.name)
+	for _, sc := range all {
 		if strings.Contains(sc.name, pick) {
 			out = append(out, sc)
 		}
 	}
 	if len(out) == 0 {
+		names := make([]string, len(all))
+		for i, sc := range all {
+			names[i] = strconv.Quote(sc.name)
+		}
 		return nil, fmt.Errorf("no scenario's name contains %q; the scenarios are %s", pick, strings.Join(names, ", "))
 	}
 	return out, nil
