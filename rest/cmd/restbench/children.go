@@ -61,7 +61,7 @@ type gatewayKeys struct {
 // PATH and the Go runtime's knobs. It logs as in production, one JSON
 // access line per request at info, into a pipe that keeps only the tail
 // for error messages. pprof turns GATEWAY_PPROF on.
-func startGateway(ctx context.Context, bin string, keys gatewayKeys, frontendDir string, pprof bool, upstream ...string) (string, func(), error) {
+func startGateway(ctx context.Context, bin string, keys gatewayKeys, frontendDir string, pprof bool, upstream ...string) (child, error) {
 	return startChild(ctx, bin, "/health", func(addr string) ([]string, []string) {
 		return nil, append([]string{
 			"GATEWAY_LISTEN=" + addr,
@@ -78,14 +78,22 @@ func startGateway(ctx context.Context, bin string, keys gatewayKeys, frontendDir
 	})
 }
 
+// child is a server restbench started.
+type child struct {
+	url string
+	// pid is the process's, whose CPU time restbench reads.
+	pid  int
+	stop func()
+}
+
 // startChild runs bin on a free loopback address, with the arguments and
 // environment setup gives for it (plus PATH and the Go runtime's knobs,
 // nothing else of the caller's), and waits until health answers 200. Its
 // output goes to a pipe that keeps the tail for error messages.
-func startChild(ctx context.Context, bin, health string, setup func(addr string) (args, env []string)) (string, func(), error) {
+func startChild(ctx context.Context, bin, health string, setup func(addr string) (args, env []string)) (child, error) {
 	addr, err := freeLoopbackAddr()
 	if err != nil {
-		return "", nil, err
+		return child{}, err
 	}
 	args, env := setup(addr)
 	for _, k := range []string{"PATH", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG"} {
@@ -99,7 +107,7 @@ func startChild(ctx context.Context, bin, health string, setup func(addr string)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	cmd.SysProcAttr = childAttr()
 	if err := cmd.Start(); err != nil {
-		return "", nil, fmt.Errorf("start %s: %w", filepath.Base(bin), err)
+		return child{}, fmt.Errorf("start %s: %w", filepath.Base(bin), err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -115,9 +123,9 @@ func startChild(ctx context.Context, bin, health string, setup func(addr string)
 	url := "http://" + addr
 	if err := waitHealthy(ctx, url+health, exited); err != nil {
 		stop()
-		return "", nil, fmt.Errorf("start %s: %w\n%s", filepath.Base(bin), err, logs)
+		return child{}, fmt.Errorf("start %s: %w\n%s", filepath.Base(bin), err, logs)
 	}
-	return url, stop, nil
+	return child{url: url, pid: cmd.Process.Pid, stop: stop}, nil
 }
 
 // freeLoopbackAddr returns a loopback address no one listens on now. The

@@ -511,28 +511,33 @@ func run(o options) error {
 	authenticator := withUser(dbURL, "authenticator")
 	// rest as cmd/rest runs it, with the settings the in-process one gets.
 	pgrstEnv := []string{"PGRST_DB_URI=" + authenticator, "PGRST_JWT_SECRET=" + secret, "PGRST_DB_POOL=" + fmt.Sprint(o.pool), "PGRST_LOG_LEVEL=error"}
-	restURL, stopRest, err := startChild(ctx, filepath.Join(binDir, "rest"), "/ready", func(addr string) ([]string, []string) {
+	restChild, err := startChild(ctx, filepath.Join(binDir, "rest"), "/ready", func(addr string) ([]string, []string) {
 		host, port, _ := net.SplitHostPort(addr)
 		return nil, append([]string{"PGRST_SERVER_HOST=" + host, "PGRST_SERVER_PORT=" + port}, pgrstEnv...)
 	})
 	if err != nil {
 		return fmt.Errorf("start rest: %w", err)
 	}
-	defer stopRest()
+	defer restChild.stop()
+	restURL := restChild.url
+	// pids are each server's processes, whose CPU time a round reads:
+	// the two-process gateway's work is its own and rest's.
+	pids := map[string][]int{"rest": {restChild.pid}}
 	floorURLs := map[string]string{}
 	for _, s := range []string{"floor", "floor-tx"} {
 		if !o.only[s] {
 			continue
 		}
-		url, stop, err := startChild(ctx, self, "/health", func(addr string) ([]string, []string) {
+		c, err := startChild(ctx, self, "/health", func(addr string) ([]string, []string) {
 			// rest's environment: floor-tx reads rest's configuration from it.
 			return []string{floorCommand, "-addr", addr, "-db", authenticator, "-pool", fmt.Sprint(o.pool), "-tx=" + fmt.Sprint(s == "floor-tx")}, pgrstEnv
 		})
 		if err != nil {
 			return fmt.Errorf("start %s: %w", s, err)
 		}
-		defer stop()
-		floorURLs[s] = url
+		defer c.stop()
+		floorURLs[s] = c.url
+		pids[s] = []int{c.pid}
 	}
 
 	// The keys outlive any run the flags allow in practice; an expired
@@ -566,12 +571,17 @@ func run(o options) error {
 		if !o.only[gw.name] {
 			continue
 		}
-		url, stop, err := startGateway(ctx, gatewayBin, keys, tmp, o.pprof, gw.env...)
+		c, err := startGateway(ctx, gatewayBin, keys, tmp, o.pprof, gw.env...)
 		if err != nil {
 			return err
 		}
-		defer stop()
+		defer c.stop()
+		url := c.url
 		gatewayURLs[gw.name] = url
+		pids[gw.name] = []int{c.pid}
+		if gw.name == "gateway" {
+			pids[gw.name] = append(pids[gw.name], restChild.pid)
+		}
 		if o.pprof {
 			fmt.Printf("%s: profiles at %s/debug/pprof/ (go tool pprof -seconds 10 %s/debug/pprof/profile)\n", gw.name, url, url)
 		}
@@ -655,7 +665,7 @@ func run(o options) error {
 
 	fmt.Printf("%d connections; per scenario and server %v measured in %d rounds in ABBA order (after %v warm-up); at most %d requests per round; of floor: median of the rounds' ratios\n\n",
 		o.conns, o.duration, o.rounds, o.warmup, o.maxReqs)
-	fmt.Printf("%-34s %-9s %10s %9s %9s %9s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "of floor")
+	fmt.Printf("%-34s %-9s %10s %9s %9s %9s %9s\n", "scenario", "server", "req/s", "p50 ms", "p99 ms", "of floor", "cpu µs")
 	for _, sc := range o.picked {
 		if err := sameBodies(client, sc, measured, request); err != nil {
 			return err
@@ -680,7 +690,8 @@ func run(o options) error {
 			round := map[string]result{}
 			for _, s := range order {
 				newReq := func() *http.Request { return request[s](sc, sc.word(seq.Add(1))) }
-				round[s] = load(ctx, client, newReq, o.conns, w, slice, o.maxReqs)
+				cpu := func() time.Duration { return processCPU(pids[s]...) }
+				round[s] = load(ctx, client, newReq, cpu, o.conns, w, slice, o.maxReqs)
 				if err := ctx.Err(); err != nil {
 					return fmt.Errorf("interrupted: %w", err)
 				}
@@ -700,7 +711,7 @@ func run(o options) error {
 			if len(ratios[s]) > 0 {
 				ratio = fmt.Sprintf("%.0f%%", 100*median(ratios[s]))
 			}
-			fmt.Printf("%-34s %-9s %10.0f %9.2f %9.2f %9s\n", sc.name, s, r.rps, ms(r.p50), ms(r.p99), ratio)
+			fmt.Printf("%-34s %-9s %10.0f %9.2f %9.2f %9s %9s\n", sc.name, s, r.rps, ms(r.p50), ms(r.p99), ratio, r.cpuPerRequest())
 			if r.errors > 0 {
 				fmt.Printf("%-34s %-9s %d errors\n", "", "", r.errors)
 			}
@@ -789,16 +800,28 @@ type result struct {
 	rps      float64
 	p50, p99 time.Duration
 	errors   int64
-	// lat and elapsed accumulate rounds until final.
+	// lat, elapsed and cpu accumulate rounds until final.
 	lat     []time.Duration
 	elapsed time.Duration
+	// cpu is the CPU time the server's processes spent while measured.
+	cpu time.Duration
 }
 
 func (r result) merge(o result) result {
 	r.lat = append(r.lat, o.lat...)
 	r.elapsed += o.elapsed
 	r.errors += o.errors
+	r.cpu += o.cpu
 	return r
+}
+
+// cpuPerRequest is the server's CPU time per measured request in µs,
+// empty where it could not be read.
+func (r result) cpuPerRequest() string {
+	if r.cpu <= 0 || len(r.lat) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.0f", float64(r.cpu.Microseconds())/float64(len(r.lat)))
 }
 
 func (r result) final() result {
@@ -813,8 +836,12 @@ func (r result) final() result {
 
 // load drives newReq with conns workers: warmup unmeasured, then duration
 // measured (or maxReqs requests, whichever comes first); it stops early
-// when ctx ends.
-func load(ctx context.Context, c *http.Client, newReq func() *http.Request, conns int, warmup, duration time.Duration, maxReqs int) result {
+// when ctx ends. cpu, if not nil, reads the server's CPU time, before and
+// after the measured part.
+func load(ctx context.Context, c *http.Client, newReq func() *http.Request, cpu func() time.Duration, conns int, warmup, duration time.Duration, maxReqs int) result {
+	if cpu == nil {
+		cpu = func() time.Duration { return 0 }
+	}
 	var (
 		mu        sync.Mutex
 		lat       []time.Duration
@@ -862,6 +889,7 @@ func load(ctx context.Context, c *http.Client, newReq func() *http.Request, conn
 		stop.Store(true)
 	}
 	measuring.Store(true)
+	cpuBefore := cpu()
 	began := time.Now()
 	deadline := time.After(duration)
 	tick := time.NewTicker(10 * time.Millisecond)
@@ -876,8 +904,9 @@ func load(ctx context.Context, c *http.Client, newReq func() *http.Request, conn
 	}
 	tick.Stop()
 	elapsed := time.Since(began)
+	used := cpu() - cpuBefore
 	wg.Wait()
-	return result{errors: errs.Load(), lat: lat, elapsed: elapsed}
+	return result{errors: errs.Load(), lat: lat, elapsed: elapsed, cpu: used}
 }
 
 // floorCommand, as restbench's first argument, runs the floor (serveFloor)

@@ -211,7 +211,7 @@ func TestLoadStopsWhenInterrupted(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), tc.cancel)
 			defer cancel()
 			began := time.Now()
-			load(ctx, srv.Client(), newReq, 2, tc.warmup, time.Minute, 1<<30)
+			load(ctx, srv.Client(), newReq, nil, 2, tc.warmup, time.Minute, 1<<30)
 			if took := time.Since(began); took > 10*time.Second {
 				t.Errorf("load took %v after its context ended at %v", took, tc.cancel)
 			}
