@@ -22,7 +22,6 @@ func Call(c *schemacache.Cache, req *parse.ApiRequest) (*CallPlan, error) {
 	post := req.Method == "POST"
 
 	var keys []string
-	var obj map[string]json.RawMessage
 	body := bytes.TrimSpace(req.RawBody)
 	singleObject := req.Prefs.Params == "single-object"
 	rawBody := post && (req.ContentType.Type == parse.MTTextPlain || req.ContentType.Type == parse.MTXML || req.ContentType.Type == parse.MTOctet)
@@ -36,11 +35,9 @@ func Call(c *schemacache.Cache, req *parse.ApiRequest) (*CallPlan, error) {
 			body = []byte("{}")
 		}
 		if body[0] == '{' {
-			if err := json.Unmarshal(body, &obj); err != nil {
+			var ok bool
+			if keys, ok = objectKeys(body); !ok {
 				return nil, pgrsterr.InvalidBody(400, "Empty or invalid json")
-			}
-			for k := range obj {
-				keys = append(keys, k)
 			}
 		} else if !json.Valid(body) {
 			return nil, pgrsterr.InvalidBody(400, "Empty or invalid json")
