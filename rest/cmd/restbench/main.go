@@ -803,8 +803,11 @@ type result struct {
 	// lat, elapsed and cpu accumulate rounds until final.
 	lat     []time.Duration
 	elapsed time.Duration
-	// cpu is the CPU time the server's processes spent while measured.
-	cpu time.Duration
+	// cpu is the CPU time the server's processes spent while measured;
+	// cpuMissed counts the rounds whose CPU time could not be read, and
+	// so are not in it.
+	cpu       time.Duration
+	cpuMissed int
 }
 
 func (r result) merge(o result) result {
@@ -812,13 +815,14 @@ func (r result) merge(o result) result {
 	r.elapsed += o.elapsed
 	r.errors += o.errors
 	r.cpu += o.cpu
+	r.cpuMissed += o.cpuMissed
 	return r
 }
 
 // cpuPerRequest is the server's CPU time per measured request in µs,
-// empty where it could not be read.
+// empty if it could not be read in every round.
 func (r result) cpuPerRequest() string {
-	if r.cpu <= 0 || len(r.lat) == 0 {
+	if r.cpuMissed > 0 || r.cpu <= 0 || len(r.lat) == 0 {
 		return ""
 	}
 	return fmt.Sprintf("%.0f", float64(r.cpu.Microseconds())/float64(len(r.lat)))
@@ -837,7 +841,7 @@ func (r result) final() result {
 // load drives newReq with conns workers: warmup unmeasured, then duration
 // measured (or maxReqs requests, whichever comes first); it stops early
 // when ctx ends. cpu, if not nil, reads the server's CPU time, before and
-// after the measured part.
+// after the measured part (0: it could not).
 func load(ctx context.Context, c *http.Client, newReq func() *http.Request, cpu func() time.Duration, conns int, warmup, duration time.Duration, maxReqs int) result {
 	if cpu == nil {
 		cpu = func() time.Duration { return 0 }
@@ -904,9 +908,13 @@ func load(ctx context.Context, c *http.Client, newReq func() *http.Request, cpu 
 	}
 	tick.Stop()
 	elapsed := time.Since(began)
-	used := cpu() - cpuBefore
+	cpuAfter := cpu()
 	wg.Wait()
-	return result{errors: errs.Load(), lat: lat, elapsed: elapsed, cpu: used}
+	r := result{errors: errs.Load(), lat: lat, elapsed: elapsed, cpu: cpuAfter - cpuBefore}
+	if cpuBefore <= 0 || cpuAfter <= 0 {
+		r.cpu, r.cpuMissed = 0, 1
+	}
+	return r
 }
 
 // floorCommand, as restbench's first argument, runs the floor (serveFloor)

@@ -257,3 +257,38 @@ func TestPickScenarios(t *testing.T) {
 		})
 	}
 }
+
+// TestCPUPerRequest: the CPU column is the rounds' CPU time over their
+// requests, and empty unless every round's CPU time was read; a round
+// that could not be read must not pull the figure down.
+func TestCPUPerRequest(t *testing.T) {
+	round := func(requests int, cpu time.Duration, missed bool) result {
+		r := result{lat: make([]time.Duration, requests), cpu: cpu}
+		if missed {
+			r.cpu, r.cpuMissed = 0, 1
+		}
+		return r
+	}
+	tests := []struct {
+		name   string
+		rounds []result
+		want   string
+	}{
+		{"one round", []result{round(1000, 150*time.Millisecond, false)}, "150"},
+		{"rounds pooled", []result{round(1000, 100*time.Millisecond, false), round(3000, 500*time.Millisecond, false)}, "150"},
+		{"a round not read", []result{round(1000, 100*time.Millisecond, false), round(1000, 0, true)}, ""},
+		{"no requests", []result{round(0, 10*time.Millisecond, false)}, ""},
+		{"nothing read", []result{round(1000, 0, true)}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var pooled result
+			for _, r := range tt.rounds {
+				pooled = pooled.merge(r)
+			}
+			if got := pooled.final().cpuPerRequest(); got != tt.want {
+				t.Errorf("cpuPerRequest() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
