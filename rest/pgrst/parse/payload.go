@@ -65,11 +65,12 @@ func ParsePayload(body []byte, ct MediaType, anyKeys bool) (*Payload, error) {
 		}
 		p := &Payload{JSON: trimmed, Rows: len(arr)}
 		for i, raw := range arr {
-			var obj map[string]json.RawMessage
-			if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+			// Only the row's names matter here: PostgreSQL reads the
+			// values from the body itself.
+			ks, ok := ObjectKeys(raw)
+			if !ok {
 				return nil, pgrsterr.InvalidBody(400, "All object keys must match")
 			}
-			ks := keysOf(obj)
 			if i == 0 {
 				p.Keys = ks
 			} else if !anyKeys && !slices.Equal(ks, p.Keys) {

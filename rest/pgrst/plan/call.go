@@ -36,7 +36,7 @@ func Call(c *schemacache.Cache, req *parse.ApiRequest) (*CallPlan, error) {
 		}
 		if body[0] == '{' {
 			var ok bool
-			if keys, ok = objectKeys(body); !ok {
+			if keys, ok = parse.ObjectKeys(body); !ok {
 				return nil, pgrsterr.InvalidBody(400, "Empty or invalid json")
 			}
 		} else if !json.Valid(body) {
@@ -48,8 +48,8 @@ func Call(c *schemacache.Cache, req *parse.ApiRequest) (*CallPlan, error) {
 				keys = append(keys, a[0])
 			}
 		}
+		sort.Strings(keys) // ObjectKeys' come sorted
 	}
-	sort.Strings(keys)
 
 	if singleObject && post {
 		for _, f := range overloads {

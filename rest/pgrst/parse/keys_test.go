@@ -1,4 +1,4 @@
-package plan
+package parse
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// keysByDecoding is what objectKeys stands for: the names of a decoded
+// keysByDecoding is what ObjectKeys stands for: the names of a decoded
 // map, sorted.
 func keysByDecoding(body []byte) ([]string, bool) {
 	var obj map[string]json.RawMessage
@@ -22,7 +22,7 @@ func keysByDecoding(body []byte) ([]string, bool) {
 	return keys, true
 }
 
-var objectKeysCases = []struct {
+var ObjectKeysCases = []struct {
 	name string
 	body string
 	keys []string
@@ -45,25 +45,36 @@ var objectKeysCases = []struct {
 }
 
 func TestObjectKeys(t *testing.T) {
-	for _, tt := range objectKeysCases {
+	for _, tt := range ObjectKeysCases {
 		t.Run(tt.name, func(t *testing.T) {
 			body := bytes.TrimSpace([]byte(tt.body))
-			keys, ok := objectKeys(body)
+			keys, ok := ObjectKeys(body)
 			if ok != tt.ok || !slices.Equal(keys, tt.keys) {
-				t.Fatalf("objectKeys(%s) = %q, %v; want %q, %v", tt.body, keys, ok, tt.keys, tt.ok)
+				t.Fatalf("ObjectKeys(%s) = %q, %v; want %q, %v", tt.body, keys, ok, tt.keys, tt.ok)
 			}
 			wantKeys, wantOK := keysByDecoding(body)
 			if ok != wantOK || !slices.Equal(keys, wantKeys) {
-				t.Fatalf("objectKeys(%s) = %q, %v; decoding gives %q, %v", tt.body, keys, ok, wantKeys, wantOK)
+				t.Fatalf("ObjectKeys(%s) = %q, %v; decoding gives %q, %v", tt.body, keys, ok, wantKeys, wantOK)
 			}
 		})
 	}
 }
 
-// FuzzObjectKeys holds objectKeys to encoding/json's answer for any body
-// that begins with '{', as Call hands it one.
+// TestObjectKeysOfNonObjects: a valid body that is not an object has no
+// member names (decoding null into a map would succeed, which is why the
+// payload's rows were checked for a nil map).
+func TestObjectKeysOfNonObjects(t *testing.T) {
+	for _, body := range []string{`null`, `[{"a":1}]`, `"{"`, `1`, ``} {
+		if keys, ok := ObjectKeys([]byte(body)); ok {
+			t.Errorf("ObjectKeys(%s) = %q, true; want false", body, keys)
+		}
+	}
+}
+
+// FuzzObjectKeys holds ObjectKeys to encoding/json's answer for any body
+// that begins with '{', as its callers hand it one.
 func FuzzObjectKeys(f *testing.F) {
-	for _, tt := range objectKeysCases {
+	for _, tt := range ObjectKeysCases {
 		f.Add([]byte(tt.body))
 	}
 	f.Add([]byte("{\"\xff\xfe\":1}"))
@@ -73,18 +84,18 @@ func FuzzObjectKeys(f *testing.F) {
 		if len(body) == 0 || body[0] != '{' {
 			return
 		}
-		keys, ok := objectKeys(body)
+		keys, ok := ObjectKeys(body)
 		wantKeys, wantOK := keysByDecoding(body)
 		if ok != wantOK || !slices.Equal(keys, wantKeys) {
-			t.Fatalf("objectKeys(%q) = %q, %v; decoding gives %q, %v", body, keys, ok, wantKeys, wantOK)
+			t.Fatalf("ObjectKeys(%q) = %q, %v; decoding gives %q, %v", body, keys, ok, wantKeys, wantOK)
 		}
 	})
 }
 
 func BenchmarkObjectKeys(b *testing.B) {
-	body := []byte(objectKeysCases[0].body)
+	body := []byte(ObjectKeysCases[0].body)
 	b.ReportAllocs()
 	for range b.N {
-		_, _ = objectKeys(body)
+		_, _ = ObjectKeys(body)
 	}
 }

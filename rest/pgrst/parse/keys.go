@@ -1,21 +1,22 @@
-package plan
+package parse
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"unicode/utf8"
 )
 
-// objectKeys returns the distinct member names of the JSON object body,
-// sorted, as encoding/json would decode them, and false if body is not
-// valid JSON. The caller has seen body begin with '{'.
+// ObjectKeys returns the distinct member names of the JSON object body,
+// sorted, as encoding/json would decode them into a map, and false if
+// body is not valid JSON or not an object.
 //
-// An RPC body only names the arguments here (the values go to PostgreSQL
-// as the body itself), so it is checked and its top level walked, rather
-// than decoded into a map of every value: 21 allocations and 2.5 µs for
-// the P2P board's 80 bytes, against json.Valid's none and 0.3 µs.
-func objectKeys(body []byte) ([]string, bool) {
-	if !json.Valid(body) {
+// Where only the names matter (an RPC body's argument names, the columns
+// of each row written), the body is checked and its top level walked
+// rather than decoded into a map of every value: for the P2P board's 80
+// bytes, 21 allocations and 2.5 µs decoded against 6 and 0.77 µs walked.
+func ObjectKeys(body []byte) ([]string, bool) {
+	if len(body) == 0 || body[0] != '{' || !json.Valid(body) {
 		return nil, false
 	}
 	keys := make([]string, 0, 8) // most calls name fewer arguments
@@ -38,14 +39,7 @@ func objectKeys(body []byte) ([]string, bool) {
 // invalid UTF-8 into U+FFFD as it does for map keys.
 func memberName(quoted []byte) string {
 	raw := quoted[1 : len(quoted)-1]
-	plain := utf8.Valid(raw)
-	for _, c := range raw {
-		if c == '\\' {
-			plain = false
-			break
-		}
-	}
-	if plain {
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw)
 	}
 	var s string
@@ -56,8 +50,11 @@ func memberName(quoted []byte) string {
 // The helpers below walk JSON that json.Valid has accepted, so they need
 // not check it again.
 
+// isSpace reports JSON's whitespace, which is all encoding/json skips.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
 	return i
@@ -96,7 +93,7 @@ func skipValue(b []byte, i int) int {
 			i++
 		}
 	default: // number, true, false, null
-		for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\n' && b[i] != '\r' {
+		for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && !isSpace(b[i]) {
 			i++
 		}
 		return i
