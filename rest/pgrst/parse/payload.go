@@ -22,8 +22,9 @@ type Payload struct {
 	Keys []string
 	// Rows is the number of objects.
 	Rows int
-	// Object is the decoded single object, for PUT key checks and rpc
-	// arguments; nil for arrays.
+	// Object is the decoded single object, for PUT's primary-key check;
+	// nil for arrays. (RPC bodies do not come here: plan.Call reads their
+	// argument names with ObjectKeys.)
 	Object map[string]json.RawMessage
 }
 
