@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import type { Json, Tables } from '@/lib/database.types'
 import { serviceProviderSelect } from '@/lib/listing-columns'
-import { pageRange, type Page } from '@/lib/pagination'
+import { pageRange, settledCount, type Page } from '@/lib/pagination'
 import { supabase } from '@/lib/supabase'
 
 import { serviceKeys, type ServiceFilters } from './keys'
@@ -25,21 +25,27 @@ export function matchesServiceSearch(provider: Pick<ServiceProvider, 'name' | 'l
 
 /**
  * One page of active service providers, newest first, on a category tab
- * (Drone | Moving). Without a search the server pages the rows; a search
- * over name, location and the services list (which PostgREST cannot match
- * case-insensitively inside an array) filters the active providers on the
- * client, as the spec describes, and pages the matches.
+ * (Drone | Moving). Without a search the server pages the rows, with an
+ * estimated total as the other listing screens ask for (PostgREST counts
+ * exactly up to max-rows and estimates above it; a short page settles
+ * it); a search over name, location and the services list (which
+ * PostgREST cannot match case-insensitively inside an array) filters the
+ * active providers on the client, as the spec describes, and pages the
+ * matches.
  */
 export async function getServices(filters: ServiceFilters, signal?: AbortSignal): Promise<Page<ServiceProvider>> {
   const search = filters.search?.trim()
-  let request = supabase.from('service_providers').select(serviceProviderSelect, { count: search ? undefined : 'exact' }).eq('is_active', true)
+  let request = supabase.from('service_providers').select(serviceProviderSelect, { count: search ? undefined : 'estimated' }).eq('is_active', true)
   if (filters.category) request = request.eq('category', filters.category)
   request = request.order('created_at', { ascending: false })
   const [from, to] = pageRange(filters.page)
   request = search ? request.limit(SERVICE_SEARCH_LIMIT) : request.range(from, to)
   if (signal) request = request.abortSignal(signal)
   const { data, count } = await request.throwOnError()
-  if (!search) return { items: data ?? [], count: count ?? 0 }
+  if (!search) {
+    const items = data ?? []
+    return { items, count: settledCount(count, from, items.length) }
+  }
   const matches = (data ?? []).filter((provider) => matchesServiceSearch(provider, search))
   return { items: matches.slice(from, to + 1), count: matches.length }
 }

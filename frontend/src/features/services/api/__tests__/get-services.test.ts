@@ -12,16 +12,24 @@ const { serviceKeys } = await import('../keys')
 const provider = (id: string, name: string, location: string | null, services: string[]) => ({ id, name, location, services })
 
 describe('getServices', () => {
-  it('pages active providers of a tab on the server when nothing is searched', async () => {
+  it('pages active providers of a tab on the server when nothing is searched, with an estimated count', async () => {
     const filters = readServiceFilters(new URLSearchParams('category=Drone&page=3'))
     expect(filters).toEqual({ category: 'Drone', page: 3 })
-    fake.respondWith(() => ({ data: [], count: 40 }))
-    await expect(getServices(filters)).resolves.toEqual({ items: [], count: 40 })
+    const fullPage = Array.from({ length: 12 }, (_, i) => provider(String(i), `Provider ${i}`, null, []))
+    fake.respondWith(() => ({ data: fullPage, count: 40 }))
+    await expect(getServices(filters)).resolves.toEqual({ items: fullPage, count: 40 })
     const request = fake.requestsOf('service_providers').at(-1)!
-    expect(request.calls).toContainEqual(['select', serviceProviderSelect, { count: 'exact' }])
+    expect(request.calls).toContainEqual(['select', serviceProviderSelect, { count: 'estimated' }])
     expect(request.calls).toContainEqual(['eq', 'is_active', true])
     expect(request.calls).toContainEqual(['eq', 'category', 'Drone'])
     expect(request.calls).toContainEqual(['range', 24, 35])
+
+    // An estimate can be off either way: a short page is the last one and
+    // settles the total, a full page proves at least its rows exist.
+    fake.respondWith(() => ({ data: fullPage.slice(0, 5), count: 40 }))
+    await expect(getServices(filters)).resolves.toMatchObject({ count: 29 })
+    fake.respondWith(() => ({ data: fullPage, count: 20 }))
+    await expect(getServices(filters)).resolves.toMatchObject({ count: 36 })
   })
 
   it('searches name, location and every listed service case-insensitively, then pages the matches', async () => {
