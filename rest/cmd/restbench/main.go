@@ -562,11 +562,14 @@ func run(o options) error {
 	for _, gw := range []struct {
 		name string
 		env  []string
+		// upstream are the processes the gateway forwards to, whose CPU
+		// time counts as its own.
+		upstream []int
 	}{
-		{"gateway", []string{"REST_URL=" + restURL, "RPC_URL=" + restURL}},
+		{"gateway", []string{"REST_URL=" + restURL, "RPC_URL=" + restURL}, []int{restChild.pid}},
 		// The in-process rest reads rest's own settings, as in `make run`,
 		// the same the rest child gets.
-		{"gw-inproc", append([]string{"GATEWAY_INPROCESS=rest,rpc"}, pgrstEnv...)},
+		{"gw-inproc", append([]string{"GATEWAY_INPROCESS=rest,rpc"}, pgrstEnv...), nil},
 	} {
 		if !o.only[gw.name] {
 			continue
@@ -578,10 +581,7 @@ func run(o options) error {
 		defer c.stop()
 		url := c.url
 		gatewayURLs[gw.name] = url
-		pids[gw.name] = []int{c.pid}
-		if gw.name == "gateway" {
-			pids[gw.name] = append(pids[gw.name], restChild.pid)
-		}
+		pids[gw.name] = append([]int{c.pid}, gw.upstream...)
 		if o.pprof {
 			fmt.Printf("%s: profiles at %s/debug/pprof/ (go tool pprof -seconds 10 %s/debug/pprof/profile)\n", gw.name, url, url)
 		}
