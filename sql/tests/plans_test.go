@@ -65,6 +65,12 @@ func (e *env) explain(t *testing.T, c Caller, sql string, args ...any) planNode 
 	if err != nil {
 		t.Fatalf("explain %s as %s: %v", firstLine(sql), c.Role, err)
 	}
+	return decodePlan(t, raw)
+}
+
+// decodePlan returns the root node of EXPLAIN (format json) output.
+func decodePlan(t *testing.T, raw string) planNode {
+	t.Helper()
 	var out []struct {
 		Plan planNode `json:"Plan"`
 	}
@@ -218,6 +224,7 @@ func TestListingPlansUnderRLS(t *testing.T) {
 		  cross join lateral (select (array['Single Room', 'Bedsitter', 'One Bedroom', 'Two Bedroom', 'Three Bedroom',
 		                                    'Four+ Bedroom', 'Vacation/Airbnb', 'Office Space', 'Retail Space',
 		                                    'Warehouse'])[1 + h.h2 / 10 % 10] as type) ty`, "plans.owner")
+	e.markPending(t, "properties")
 	e.mustSuper(t, `analyze public.properties`)
 	e.checkRareWords(t, "properties")
 	if n := e.int64(t, `select count(*) from public.properties where location ilike '%kilimani%'`); n < 500 || n > 1500 {
@@ -261,7 +268,67 @@ func TestListingPlansUnderRLS(t *testing.T) {
 		{"anon search estate word", Anon(), search, []any{"kilim:*"}, created, words},
 		{"owner search rare word", owner.caller(), search, []any{"4242:*"}, nil, words},
 		{"admin search rare word", admin.caller(), search, []any{"4242:*"}, nil, words},
+		// The moderation queue (features/admin/api/listings.ts).
+		{"admin moderation newest", admin.caller(), moderationNewest("properties", "created_at"), nil, []string{"properties_created_idx"}, nil},
+		{"admin moderation pending", admin.caller(), moderationPending("properties"), []any{"pending"}, []string{"properties_pending_idx"}, nil},
 	})
+	// A partial index's predicate needs the value: the pending read must
+	// stay on custom plans once PostgreSQL has weighed a generic one.
+	if p := e.settledPlan(t, admin.caller(), moderationPending("properties"), "pending"); !p.limitWalks("properties_pending_idx") {
+		t.Errorf("moderation pending after 8 executions: want a Limit walking properties_pending_idx, got %s", p)
+	}
+}
+
+// settledPlan prepares sql (one text parameter) as c, runs it eight times
+// with arg, past the five custom plans after which PostgreSQL's default
+// plan_cache_mode may settle on a generic plan as rest's kept statements
+// do, and returns the plan of the ninth execution.
+func (e *env) settledPlan(t *testing.T, c Caller, sql, arg string) planNode {
+	t.Helper()
+	ctx := context.Background()
+	// EXECUTE takes no bind parameters: the argument is a literal.
+	execute := "execute settled('" + strings.ReplaceAll(arg, "'", "''") + "')"
+	var raw string
+	err := As(ctx, e.api, c, false, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "prepare settled(text) as "+sql); err != nil {
+			return err
+		}
+		for range 8 {
+			if _, err := tx.Exec(ctx, execute); err != nil {
+				return err
+			}
+		}
+		return tx.QueryRow(ctx, "explain (format json) "+execute).Scan(&raw)
+	})
+	if err != nil {
+		t.Fatalf("settled plan of %s as %s: %v", firstLine(sql), c.Role, err)
+	}
+	return decodePlan(t, raw)
+}
+
+// moderationColumns are columns the admin moderation queue reads, those
+// every listing table has under one name.
+const moderationColumns = `id, location, payment_status, is_active, moderation_notes`
+
+// moderationNewest is a moderation section's newest 200 listings, active
+// or not, ordered by created.
+func moderationNewest(table, created string) string {
+	return `select ` + moderationColumns + ` from public.` + table + ` order by ` + created + ` desc limit 200`
+}
+
+// moderationPending is the newest 200 listings of table awaiting approval
+// (payment_status bound as $1, as rest binds an eq filter).
+func moderationPending(table string) string {
+	return `select ` + moderationColumns + ` from public.` + table + ` where payment_status = $1 order by created_at desc limit 200`
+}
+
+// markPending marks the 30 oldest inactive listings of table as awaiting
+// approval: older than the newest 200, so only an index of the pending
+// ones finds them without reading the table.
+func (e *env) markPending(t *testing.T, table string) {
+	t.Helper()
+	e.mustSuper(t, `update public.`+table+` set payment_status = 'pending'
+		where id in (select id from public.`+table+` where not is_active order by created_at limit 30)`)
 }
 
 // TestOtherListingPlansUnderRLS holds the plans of the app's queries on the
@@ -299,6 +366,7 @@ func TestOtherListingPlansUnderRLS(t *testing.T) {
 		       case when h.h3 % 2 = 0 then array['Aerial photography', 'Site survey'] else array['House moving', 'Packing'] end,
 		       `+fixtureActive+`, `+fixtureCreated+`
 		  from h cross join o`, "plans.seller")
+	e.markPending(t, "products")
 	e.mustSuper(t, `analyze public.lands, public.products, public.service_providers`)
 	for _, table := range []string{"lands", "products", "service_providers"} {
 		e.checkRareWords(t, table)
@@ -327,6 +395,7 @@ func TestOtherListingPlansUnderRLS(t *testing.T) {
 			{"owner own listings", owner.caller(), own, []any{owner.ID}, []string{"lands_userid_created_idx"}, nil},
 			{"admin newest", admin.caller(), newest, nil, created, nil},
 			{"admin type purpose", admin.caller(), typePurpose, []any{"Agricultural", "Lease"}, created, []string{"lands_active_type_purpose_idx"}},
+			{"admin moderation newest", admin.caller(), moderationNewest("lands", `"createdAt"`), nil, []string{"lands_created_idx"}, nil},
 		})
 	})
 	t.Run("products", func(t *testing.T) {
@@ -350,6 +419,8 @@ func TestOtherListingPlansUnderRLS(t *testing.T) {
 			{"owner own listings", owner.caller(), own, []any{owner.ID}, []string{"products_user_created_idx"}, nil},
 			{"admin newest", admin.caller(), newest, nil, created, nil},
 			{"admin category status", admin.caller(), categoryStatus, []any{"Lighting", "New"}, append(categories, created...), nil},
+			{"admin moderation newest", admin.caller(), moderationNewest("products", "created_at"), nil, []string{"products_created_idx"}, nil},
+			{"admin moderation pending", admin.caller(), moderationPending("products"), []any{"pending"}, []string{"products_pending_idx"}, nil},
 		})
 	})
 	t.Run("services", func(t *testing.T) {
@@ -365,6 +436,8 @@ func TestOtherListingPlansUnderRLS(t *testing.T) {
 			{"owner moving tab", owner.caller(), tab, []any{"Moving"}, created, nil},
 			{"owner own listings", owner.caller(), own, []any{owner.ID}, []string{"service_providers_userid_created_idx"}, nil},
 			{"admin drone tab", admin.caller(), tab, []any{"Drone"}, created, nil},
+			{"admin moderation drone", admin.caller(), `select ` + moderationColumns + `, verified from public.service_providers
+				where category = $1 order by created_at desc limit 200`, []any{"Drone"}, []string{"service_providers_category_created_idx"}, nil},
 		})
 	})
 }
