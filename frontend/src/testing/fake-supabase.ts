@@ -28,7 +28,7 @@ export function createFakeSupabase(respond: Responder = () => ({ data: [], count
     }
     for (const method of [
       'select', 'insert', 'update', 'upsert', 'delete', 'eq', 'neq', 'ilike', 'or', 'in', 'cs', 'textSearch', 'order', 'range',
-      'limit', 'abortSignal', 'throwOnError', 'single', 'maybeSingle', 'gte', 'lte', 'is',
+      'limit', 'abortSignal', 'throwOnError', 'single', 'maybeSingle', 'gte', 'lte', 'is', 'overrideTypes',
     ]) {
       builder[method] = chain(method)
     }

@@ -36,34 +36,57 @@ export type ModerationItem = {
 
 type Raw = Record<string, unknown>
 
+/** How many of a section's newest listings the queue shows. */
+const windowSize = 200
+
+/**
+ * The kinds that wait for an admin (properties and products, spec §9) are
+ * read twice: the newest listings, and the newest awaiting approval on
+ * their own, because a queue read only from the newest listings would lose
+ * one that waits while newer ones arrive. Both reads walk an index
+ * (properties_created_idx and properties_pending_idx, and their products
+ * twins). Pending rows come first, each listing once.
+ */
+async function pendingAndNewest(table: 'properties' | 'products', columns: string): Promise<Raw[]> {
+  const read = (pending: boolean) => {
+    const query = supabase.from(table).select(columns)
+    return (pending ? query.eq('payment_status', 'pending') : query)
+      .order('created_at', { ascending: false })
+      .limit(windowSize)
+      .overrideTypes<Raw[], { merge: false }>()
+      .throwOnError()
+  }
+  const [pending, newest] = await Promise.all([read(true), read(false)])
+  const seen = new Set<unknown>()
+  const rows: Raw[] = []
+  for (const r of [...(pending.data ?? []), ...(newest.data ?? [])]) {
+    if (!seen.has(r.id)) {
+      seen.add(r.id)
+      rows.push(r)
+    }
+  }
+  return rows
+}
+
 async function fetchRows(section: ListingSection): Promise<Raw[]> {
   switch (section) {
     case 'properties': {
-      const { data } = await supabase
-        .from('properties')
-        .select('id, title, user_id, price, location, payment_status, is_active, moderation_notes, created_at')
-        .order('created_at', { ascending: false })
-        .limit(200)
-        .throwOnError()
-      return (data ?? []).map((r) => ({ ...r, owner: r.user_id, created: r.created_at }))
+      const rows = await pendingAndNewest('properties', 'id, title, user_id, price, location, payment_status, is_active, moderation_notes, created_at')
+      return rows.map((r) => ({ ...r, owner: r.user_id, created: r.created_at }))
     }
     case 'lands': {
+      // Land goes live on payment: none waits for approval.
       const { data } = await supabase
         .from('lands')
         .select('id, title, userid, price, location, payment_status, is_active, moderation_notes, createdAt')
         .order('createdAt', { ascending: false })
-        .limit(200)
+        .limit(windowSize)
         .throwOnError()
       return (data ?? []).map((r) => ({ ...r, owner: r.userid, created: r.createdAt }))
     }
     case 'marketplace': {
-      const { data } = await supabase
-        .from('products')
-        .select('id, name, user_id, price, location, payment_status, is_active, moderation_notes, created_at')
-        .order('created_at', { ascending: false })
-        .limit(200)
-        .throwOnError()
-      return (data ?? []).map((r) => ({ ...r, title: r.name, owner: r.user_id, created: r.created_at }))
+      const rows = await pendingAndNewest('products', 'id, name, user_id, price, location, payment_status, is_active, moderation_notes, created_at')
+      return rows.map((r) => ({ ...r, title: r.name, owner: r.user_id, created: r.created_at }))
     }
     default: {
       const { data } = await supabase
@@ -71,7 +94,7 @@ async function fetchRows(section: ListingSection): Promise<Raw[]> {
         .select('id, name, userid, location, category, verified, payment_status, is_active, moderation_notes, created_at')
         .eq('category', section === 'drone-services' ? 'Drone' : 'Moving')
         .order('created_at', { ascending: false })
-        .limit(200)
+        .limit(windowSize)
         .throwOnError()
       return (data ?? []).map((r) => ({ ...r, title: r.name, price: null, owner: r.userid, created: r.created_at }))
     }

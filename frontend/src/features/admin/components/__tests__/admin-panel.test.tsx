@@ -413,21 +413,37 @@ describe('listing moderation', () => {
   it('puts pending listings first and requires a reason to reject', async () => {
     const user = userEvent.setup()
     const base = { user_id: 'o1', price: 9000, location: 'Karen', moderation_notes: null, created_at: '2024-09-01T00:00:00Z' }
+    const live = { ...base, id: 'live', title: 'Live flat', payment_status: 'paid', is_active: true }
+    const waiting = { ...base, id: 'wait', title: 'Waiting flat', payment_status: 'pending', is_active: false }
+    const recent = { ...base, id: 'recent', title: 'Recent pending flat', payment_status: 'pending', is_active: false }
+    const reads: Request[] = []
     tables({
       user_roles: { role: 'admin' },
-      properties: [
-        { ...base, id: 'live', title: 'Live flat', payment_status: 'paid', is_active: true },
-        { ...base, id: 'wait', title: 'Waiting flat', payment_status: 'pending', is_active: false },
-      ],
+      // The newest listings hold one pending listing; an older one waits
+      // beyond them and only the pending read finds it.
+      properties: (request: Request) => {
+        reads.push(request)
+        const pending = request.calls.some((c) => c[0] === 'eq' && c[1] === 'payment_status' && c[2] === 'pending')
+        return pending ? [recent, waiting] : [recent, live]
+      },
       profiles: [{ id: 'o1', full_name: 'Owner One' }],
     })
     const moderate = vi.fn(() => ({}))
     rpc({ admin_session_verified: true, moderate_listing: moderate })
     await renderVerified('/admin/properties')
     const cards = await screen.findAllByRole('article')
-    expect(cards[0]).toHaveAccessibleName('Waiting flat')
-    expect(within(cards[1]).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument()
-    await user.click(within(cards[0]).getByRole('button', { name: 'Reject' }))
+    expect(cards).toHaveLength(3)
+    expect(cards[0]).toHaveAccessibleName('Recent pending flat')
+    expect(cards[1]).toHaveAccessibleName('Waiting flat')
+    expect(cards[2]).toHaveAccessibleName('Live flat')
+    // Both reads are the newest 200 of their kind.
+    expect(reads).toHaveLength(2)
+    for (const read of reads) {
+      expect(read.calls).toContainEqual(['order', 'created_at', { ascending: false }])
+      expect(read.calls).toContainEqual(['limit', 200])
+    }
+    expect(within(cards[2]).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument()
+    await user.click(within(cards[1]).getByRole('button', { name: 'Reject' }))
     const dialog = await screen.findByRole('dialog')
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please give a reason')
