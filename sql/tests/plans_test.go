@@ -466,3 +466,36 @@ func (n planNode) outer() (planNode, bool) {
 	}
 	return planNode{}, false
 }
+
+// TestDisputeQueuePlans holds the plans of /admin/disputes at 100k trades:
+// the open disputes, longest waiting first, and the latest resolutions are
+// read apart (features/admin/api/disputes.ts), each walking its partial
+// index (0037), never scanning the trades. The thirty open disputes are
+// among the oldest trades, where a walk of any other order would read
+// nearly every trade before finding them.
+func TestDisputeQueuePlans(t *testing.T) {
+	t.Parallel()
+	e, admin, _ := newPlansEnv(t, "plans.trader")
+	// 100,000 trades between the fixture's owners: 95 % completed, 5 %
+	// resolved, the 30 oldest still disputed.
+	e.mustSuper(t, `with o as (select array_agg(id order by email) ids from auth.users where email like 'plans.trader%')
+		insert into public.p2p_trades (offer_action, taker_id, seller_id, buyer_id, currency, amount, rate_per_unit, total_kes,
+		                               status, payment_deadline, payment_reference, resolution, created_at, updated_at)
+		select 'sell', o.ids[1 + g % 50], o.ids[1 + (g + 1) % 50], o.ids[1 + g % 50], 'keys', 10, 15, 150,
+		       s.status, now(), 'QF' || g, case when s.status = 'resolved' then 'buyer' end,
+		       now() - make_interval(mins => 100000 - g), now() - make_interval(mins => 100000 - g)
+		  from generate_series(1, 100000) g cross join o
+		  cross join lateral (select case when g <= 30 then 'disputed' when g % 20 = 0 then 'resolved' else 'completed' end as status) s`)
+	e.mustSuper(t, `analyze public.p2p_trades`)
+
+	const cols = `id, buyer_id, seller_id, status, dispute_reason, resolution, updated_at`
+	open := `select ` + cols + ` from public.p2p_trades where status = $1 order by updated_at asc limit 100`
+	resolved := `select ` + cols + ` from public.p2p_trades where status = $1 order by updated_at desc limit 100`
+	e.checkPlans(t, "p2p_trades", []planCase{
+		{"admin open disputes", admin.caller(), open, []any{"disputed"}, []string{"p2p_trades_disputed_idx"}, nil},
+		{"admin latest resolutions", admin.caller(), resolved, []any{"resolved"}, []string{"p2p_trades_resolved_idx"}, nil},
+	})
+	if p := e.settledPlan(t, admin.caller(), open, "disputed"); !p.limitWalks("p2p_trades_disputed_idx") {
+		t.Errorf("open disputes after 8 executions: want a Limit walking p2p_trades_disputed_idx, got %s", p)
+	}
+}

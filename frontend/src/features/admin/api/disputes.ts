@@ -17,20 +17,19 @@ async function names(ids: string[]): Promise<Map<string, string | null>> {
   return map
 }
 
-/** Disputed trades (oldest first: they have waited longest), then recently resolved ones. */
+/**
+ * Open disputes, the longest waiting first (at most 100), then the 100
+ * resolved most recently. Read apart: in one list ordered by last change,
+ * a hundred newer resolutions would hide a dispute still open. Each read
+ * walks its partial index (p2p_trades_disputed_idx, _resolved_idx).
+ */
 export async function listDisputes(): Promise<DisputeRow[]> {
-  const { data } = await supabase
-    .from('p2p_trades')
-    .select('*')
-    .in('status', ['disputed', 'resolved'])
-    .order('updated_at', { ascending: false })
-    .limit(100)
-    .throwOnError()
-  const rows = (data ?? []) as Trade[]
+  const read = (status: 'disputed' | 'resolved', ascending: boolean) =>
+    supabase.from('p2p_trades').select('*').eq('status', status).order('updated_at', { ascending }).limit(100).throwOnError()
+  const [open, closed] = await Promise.all([read('disputed', true), read('resolved', false)])
+  const rows: Trade[] = [...(open.data ?? []), ...(closed.data ?? [])]
   const who = await names([...new Set(rows.flatMap((r) => [r.buyer_id, r.seller_id]))])
-  const open = rows.filter((r) => r.status === 'disputed').reverse()
-  const closed = rows.filter((r) => r.status !== 'disputed')
-  return [...open, ...closed].map((r) => ({ ...r, buyer_name: who.get(r.buyer_id) ?? null, seller_name: who.get(r.seller_id) ?? null }))
+  return rows.map((r) => ({ ...r, buyer_name: who.get(r.buyer_id) ?? null, seller_name: who.get(r.seller_id) ?? null }))
 }
 
 export function useDisputes() {

@@ -4,6 +4,7 @@ import { supabase } from '@/lib/supabase'
 
 import type { AuditEntry } from './users'
 import { adminKeys } from './keys'
+import { uniqueById } from './queue'
 
 export type ListingKind = 'property' | 'land' | 'product' | 'service'
 
@@ -41,11 +42,10 @@ const windowSize = 200
 
 /**
  * The kinds that wait for an admin (properties and products, spec §9) are
- * read twice: the newest listings, and the newest awaiting approval on
- * their own, because a queue read only from the newest listings would lose
- * one that waits while newer ones arrive. Both reads walk an index
- * (properties_created_idx and properties_pending_idx, and their products
- * twins). Pending rows come first, each listing once.
+ * read twice, the newest listings and the newest awaiting approval (see
+ * queue.ts). Both reads walk an index (properties_created_idx and
+ * properties_pending_idx, and their products twins). Pending rows come
+ * first, each listing once.
  */
 async function pendingAndNewest(table: 'properties' | 'products', columns: string): Promise<Raw[]> {
   const read = (pending: boolean) => {
@@ -57,15 +57,7 @@ async function pendingAndNewest(table: 'properties' | 'products', columns: strin
       .throwOnError()
   }
   const [pending, newest] = await Promise.all([read(true), read(false)])
-  const seen = new Set<unknown>()
-  const rows: Raw[] = []
-  for (const r of [...(pending.data ?? []), ...(newest.data ?? [])]) {
-    if (!seen.has(r.id)) {
-      seen.add(r.id)
-      rows.push(r)
-    }
-  }
-  return rows
+  return uniqueById([...(pending.data ?? []), ...(newest.data ?? [])])
 }
 
 async function fetchRows(section: ListingSection): Promise<Raw[]> {

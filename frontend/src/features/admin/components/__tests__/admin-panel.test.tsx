@@ -385,7 +385,10 @@ describe('KYC', () => {
     const user = userEvent.setup()
     tables({
       user_roles: { role: 'admin' },
-      kyc_verifications: [kyc('a', 'approved'), kyc('p', 'pending')],
+      // The pending submission lies beyond the newest: only the read of
+      // pending ones finds it.
+      kyc_verifications: (request: Request) =>
+        request.calls.some((c) => c[0] === 'eq' && c[1] === 'verification_status' && c[2] === 'pending') ? [kyc('p', 'pending')] : [kyc('a', 'approved')],
       profiles: [{ id: 'user-a', full_name: 'Approved Person' }, { id: 'user-p', full_name: 'Pending Person' }],
     })
     const createSignedUrl = vi.fn(async (path: string) =>
@@ -457,12 +460,16 @@ describe('listing moderation', () => {
 describe('disputes', () => {
   it('requires a side and a reason before resolving', async () => {
     const user = userEvent.setup()
+    const disputed = { id: 't1', buyer_id: 'b', seller_id: 's', currency: 'keys', amount: 20, rate_per_unit: 15, total_kes: 300, status: 'disputed',
+      payment_reference: 'QFT7', dispute_reason: 'No keys', resolution: null, resolution_notes: null, updated_at: '2024-09-01T00:00:00Z' }
+    const trades: Request[] = []
     tables({
       user_roles: { role: 'admin' },
-      p2p_trades: [
-        { id: 't1', buyer_id: 'b', seller_id: 's', currency: 'keys', amount: 20, rate_per_unit: 15, total_kes: 300, status: 'disputed',
-          payment_reference: 'QFT7', dispute_reason: 'No keys', resolution: null, resolution_notes: null, updated_at: '2024-09-01T00:00:00Z' },
-      ],
+      // Open disputes and resolved ones are read apart (none resolved here).
+      p2p_trades: (request: Request) => {
+        trades.push(request)
+        return request.calls.some((c) => c[0] === 'eq' && c[1] === 'status' && c[2] === 'disputed') ? [disputed] : []
+      },
       profiles: [{ id: 'b', full_name: 'Buyer B' }, { id: 's', full_name: 'Seller S' }],
       p2p_trade_events: [{ id: 1, trade_id: 't1', from_status: 'paid', to_status: 'disputed', created_at: '2024-09-01T00:00:00Z' }],
       p2p_trade_messages: [{ id: 'm', trade_id: 't1', sender_id: 'b', body: 'I paid', created_at: '2024-09-01T00:00:00Z' }],
@@ -471,6 +478,11 @@ describe('disputes', () => {
     rpc({ admin_session_verified: true, resolve_trade_dispute: resolve })
     await renderVerified('/admin/disputes')
     const card = await screen.findByRole('article')
+    // The longest-waiting open disputes, and the latest resolutions.
+    expect(trades.map((r) => r.calls.filter((c) => c[0] === 'eq' || c[0] === 'order' || c[0] === 'limit'))).toEqual([
+      [['eq', 'status', 'disputed'], ['order', 'updated_at', { ascending: true }], ['limit', 100]],
+      [['eq', 'status', 'resolved'], ['order', 'updated_at', { ascending: false }], ['limit', 100]],
+    ])
     expect(await within(card).findByText('I paid')).toBeInTheDocument()
     expect(within(card).getByText(/paid → disputed/)).toBeInTheDocument()
     await user.click(within(card).getByRole('button', { name: 'Resolve dispute' }))
