@@ -17,6 +17,11 @@
 -- hundred newer resolutions hide an open dispute); each walks its own
 -- partial index instead of scanning every trade.
 --
+-- The admin inbox reads open reports and new contact messages apart from
+-- the newest of each (0024's partial indexes serve the former); the newest
+-- read walks created_at too. The contact form is public, so its table can
+-- grow with spam well past what a scan and sort of every row should cost.
+--
 -- sql/tests/plans_test.go holds these plans.
 
 create index properties_created_idx on public.properties (created_at desc);
@@ -26,3 +31,6 @@ create index service_providers_category_created_idx on public.service_providers 
 
 create index p2p_trades_disputed_idx on public.p2p_trades (updated_at) where status = 'disputed';
 create index p2p_trades_resolved_idx on public.p2p_trades (updated_at desc) where status = 'resolved';
+
+create index reports_created_idx on public.reports (created_at desc);
+create index contact_messages_created_idx on public.contact_messages (created_at desc);

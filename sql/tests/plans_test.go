@@ -499,3 +499,39 @@ func TestDisputeQueuePlans(t *testing.T) {
 		t.Errorf("open disputes after 8 executions: want a Limit walking p2p_trades_disputed_idx, got %s", p)
 	}
 }
+
+// TestInboxPlans holds the plans of the admin inbox at 100k reports and
+// 100k contact messages: what awaits an admin (open reports, new messages)
+// and the newest of all are read apart (features/admin/api/inbox.ts), each
+// walking an index. The thirty waiting ones are the oldest.
+func TestInboxPlans(t *testing.T) {
+	t.Parallel()
+	e, admin, _ := newPlansEnv(t, "plans.reporter")
+	e.mustSuper(t, `with o as (select array_agg(id order by email) ids from auth.users where email like 'plans.reporter%')
+		insert into public.reports (reporter_id, target_kind, target_id, reason, status, created_at)
+		select o.ids[1 + g % 50], 'property', gen_random_uuid(), 'Looks like a scam',
+		       case when g <= 30 then 'open' when g % 2 = 0 then 'resolved' else 'dismissed' end,
+		       now() - make_interval(mins => 100000 - g)
+		  from generate_series(1, 100000) g cross join o`)
+	// Each from an address of its own, so the form's throttle lets all in.
+	e.mustSuper(t, `insert into public.contact_messages (name, email, message, status, created_at)
+		select 'Visitor ' || g, 'visitor' || g || '@example.com', 'A question about a listing',
+		       case when g <= 30 then 'new' else 'handled' end, now() - make_interval(mins => 100000 - g)
+		  from generate_series(1, 100000) g`)
+	e.mustSuper(t, `analyze public.reports, public.contact_messages`)
+
+	newest := func(table string) string {
+		return `select * from public.` + table + ` order by created_at desc limit 200`
+	}
+	waiting := func(table string) string {
+		return `select * from public.` + table + ` where status = $1 order by created_at desc limit 200`
+	}
+	e.checkPlans(t, "reports", []planCase{
+		{"admin open reports", admin.caller(), waiting("reports"), []any{"open"}, []string{"reports_open_created_idx"}, nil},
+		{"admin newest reports", admin.caller(), newest("reports"), nil, []string{"reports_created_idx"}, nil},
+	})
+	e.checkPlans(t, "contact_messages", []planCase{
+		{"admin new messages", admin.caller(), waiting("contact_messages"), []any{"new"}, []string{"contact_messages_new_idx"}, nil},
+		{"admin newest messages", admin.caller(), newest("contact_messages"), nil, []string{"contact_messages_created_idx"}, nil},
+	})
+}
