@@ -4,23 +4,14 @@ import type { Database } from '@/lib/database.types'
 import { supabase } from '@/lib/supabase'
 
 import { adminKeys } from './keys'
-import { uniqueById } from './queue'
+import { waitingThenNewest } from './queue'
 
 export type KycRow = Database['public']['Tables']['kyc_verifications']['Row'] & { full_name: string | null }
 
-/**
- * Every submission awaiting review (the newest 200 of them) and the newest
- * 200 of all, pending ones first, with the submitter's name. Both reads
- * walk an index (kyc_verifications_pending_idx, _created_at_idx).
- */
+/** Every submission awaiting review, then the newest (see queue.ts), pending ones first, with the submitter's name. */
 export async function listKyc(signal?: AbortSignal): Promise<KycRow[]> {
-  const read = (pending: boolean) => {
-    const all = supabase.from('kyc_verifications').select('*')
-    const query = (pending ? all.eq('verification_status', 'pending') : all).order('created_at', { ascending: false }).limit(200)
-    return (signal ? query.abortSignal(signal) : query).throwOnError()
-  }
-  const [pending, newest] = await Promise.all([read(true), read(false)])
-  const rows = uniqueById([...(pending.data ?? []), ...(newest.data ?? [])])
+  type Row = Database['public']['Tables']['kyc_verifications']['Row']
+  const rows = await waitingThenNewest<Row>('kyc_verifications', '*', ['verification_status', 'pending'], signal)
   const ids = [...new Set(rows.map((row) => row.user_id))]
   const names = new Map<string, string | null>()
   if (ids.length > 0) {

@@ -4,7 +4,7 @@ import { supabase } from '@/lib/supabase'
 
 import type { AuditEntry } from './users'
 import { adminKeys } from './keys'
-import { uniqueById } from './queue'
+import { queueWindow, waitingThenNewest } from './queue'
 
 export type ListingKind = 'property' | 'land' | 'product' | 'service'
 
@@ -37,33 +37,12 @@ export type ModerationItem = {
 
 type Raw = Record<string, unknown>
 
-/** How many of a section's newest listings the queue shows. */
-const windowSize = 200
-
-/**
- * The kinds that wait for an admin (properties and products, spec §9) are
- * read twice, the newest listings and the newest awaiting approval (see
- * queue.ts). Both reads walk an index (properties_created_idx and
- * properties_pending_idx, and their products twins). Pending rows come
- * first, each listing once.
- */
-async function pendingAndNewest(table: 'properties' | 'products', columns: string): Promise<Raw[]> {
-  const read = (pending: boolean) => {
-    const query = supabase.from(table).select(columns)
-    return (pending ? query.eq('payment_status', 'pending') : query)
-      .order('created_at', { ascending: false })
-      .limit(windowSize)
-      .overrideTypes<Raw[], { merge: false }>()
-      .throwOnError()
-  }
-  const [pending, newest] = await Promise.all([read(true), read(false)])
-  return uniqueById([...(pending.data ?? []), ...(newest.data ?? [])])
-}
-
 async function fetchRows(section: ListingSection): Promise<Raw[]> {
   switch (section) {
     case 'properties': {
-      const rows = await pendingAndNewest('properties', 'id, title, user_id, price, location, payment_status, is_active, moderation_notes, created_at')
+      // Properties and products wait for an admin's approval (spec §9).
+      const columns = 'id, title, user_id, price, location, payment_status, is_active, moderation_notes, created_at'
+      const rows = await waitingThenNewest<Raw>('properties', columns, ['payment_status', 'pending'])
       return rows.map((r) => ({ ...r, owner: r.user_id, created: r.created_at }))
     }
     case 'lands': {
@@ -72,12 +51,13 @@ async function fetchRows(section: ListingSection): Promise<Raw[]> {
         .from('lands')
         .select('id, title, userid, price, location, payment_status, is_active, moderation_notes, createdAt')
         .order('createdAt', { ascending: false })
-        .limit(windowSize)
+        .limit(queueWindow)
         .throwOnError()
       return (data ?? []).map((r) => ({ ...r, owner: r.userid, created: r.createdAt }))
     }
     case 'marketplace': {
-      const rows = await pendingAndNewest('products', 'id, name, user_id, price, location, payment_status, is_active, moderation_notes, created_at')
+      const columns = 'id, name, user_id, price, location, payment_status, is_active, moderation_notes, created_at'
+      const rows = await waitingThenNewest<Raw>('products', columns, ['payment_status', 'pending'])
       return rows.map((r) => ({ ...r, title: r.name, owner: r.user_id, created: r.created_at }))
     }
     default: {
@@ -86,7 +66,7 @@ async function fetchRows(section: ListingSection): Promise<Raw[]> {
         .select('id, name, userid, location, category, verified, payment_status, is_active, moderation_notes, created_at')
         .eq('category', section === 'drone-services' ? 'Drone' : 'Moving')
         .order('created_at', { ascending: false })
-        .limit(windowSize)
+        .limit(queueWindow)
         .throwOnError()
       return (data ?? []).map((r) => ({ ...r, title: r.name, price: null, owner: r.userid, created: r.created_at }))
     }

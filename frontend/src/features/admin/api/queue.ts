@@ -1,3 +1,5 @@
+import { supabase } from '@/lib/supabase'
+
 /**
  * The admin queues read what awaits a decision apart from the newest rows:
  * a single read of the newest would lose an item that waits while newer
@@ -10,4 +12,31 @@ export function uniqueById<T extends { id?: unknown }>(rows: T[]): T[] {
     seen.add(row.id)
     return true
   })
+}
+
+/** How many rows each read of a queue takes. */
+export const queueWindow = 200
+
+/** The tables whose queues are read by waitingThenNewest, all ordered by created_at. */
+type QueueTable = 'properties' | 'products' | 'kyc_verifications' | 'reports' | 'contact_messages'
+
+/**
+ * The newest queueWindow rows of table whose column equals value (what
+ * awaits an admin), then the newest queueWindow of all, each row once. Both
+ * reads walk an index: the table's partial index of waiting rows, and one
+ * on created_at (0037; kyc_verifications' since 0008).
+ */
+export async function waitingThenNewest<Row extends { id?: unknown }>(
+  table: QueueTable,
+  columns: string,
+  [column, value]: [column: string, value: string],
+  signal?: AbortSignal,
+): Promise<Row[]> {
+  const read = (waiting: boolean) => {
+    const all = supabase.from(table).select(columns)
+    const query = (waiting ? all.eq(column, value) : all).order('created_at', { ascending: false }).limit(queueWindow)
+    return (signal ? query.abortSignal(signal) : query).overrideTypes<Row[], { merge: false }>().throwOnError()
+  }
+  const [waiting, newest] = await Promise.all([read(true), read(false)])
+  return uniqueById([...(waiting.data ?? []), ...(newest.data ?? [])])
 }
