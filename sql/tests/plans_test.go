@@ -269,12 +269,12 @@ func TestListingPlansUnderRLS(t *testing.T) {
 		{"owner search rare word", owner.caller(), search, []any{"4242:*"}, nil, words},
 		{"admin search rare word", admin.caller(), search, []any{"4242:*"}, nil, words},
 		// The moderation queue (features/admin/api/listings.ts).
-		{"admin moderation newest", admin.caller(), moderationNewest("properties", "created_at"), nil, []string{"properties_created_idx"}, nil},
-		{"admin moderation pending", admin.caller(), moderationPending("properties"), []any{"pending"}, []string{"properties_pending_idx"}, nil},
+		{"admin moderation newest", admin.caller(), queueNewest(moderationColumns, "properties", "created_at"), nil, []string{"properties_created_idx"}, nil},
+		{"admin moderation pending", admin.caller(), queueWaiting(moderationColumns, "properties", "payment_status"), []any{"pending"}, []string{"properties_pending_idx"}, nil},
 	})
 	// A partial index's predicate needs the value: the pending read must
 	// stay on custom plans once PostgreSQL has weighed a generic one.
-	if p := e.settledPlan(t, admin.caller(), moderationPending("properties"), "pending"); !p.limitWalks("properties_pending_idx") {
+	if p := e.settledPlan(t, admin.caller(), queueWaiting(moderationColumns, "properties", "payment_status"), "pending"); !p.limitWalks("properties_pending_idx") {
 		t.Errorf("moderation pending after 8 executions: want a Limit walking properties_pending_idx, got %s", p)
 	}
 }
@@ -310,16 +310,16 @@ func (e *env) settledPlan(t *testing.T, c Caller, sql, arg string) planNode {
 // every listing table has under one name.
 const moderationColumns = `id, location, payment_status, is_active, moderation_notes`
 
-// moderationNewest is a moderation section's newest 200 listings, active
-// or not, ordered by created.
-func moderationNewest(table, created string) string {
-	return `select ` + moderationColumns + ` from public.` + table + ` order by ` + created + ` desc limit 200`
+// queueNewest is an admin queue's newest 200 rows of table, columns as
+// given, active or not, ordered by created (features/admin/api/queue.ts).
+func queueNewest(columns, table, created string) string {
+	return `select ` + columns + ` from public.` + table + ` order by ` + created + ` desc limit 200`
 }
 
-// moderationPending is the newest 200 listings of table awaiting approval
-// (payment_status bound as $1, as rest binds an eq filter).
-func moderationPending(table string) string {
-	return `select ` + moderationColumns + ` from public.` + table + ` where payment_status = $1 order by created_at desc limit 200`
+// queueWaiting is the newest 200 rows of table awaiting an admin: column
+// equal to $1, bound as rest binds an eq filter.
+func queueWaiting(columns, table, column string) string {
+	return `select ` + columns + ` from public.` + table + ` where ` + column + ` = $1 order by created_at desc limit 200`
 }
 
 // markPending marks the 30 oldest inactive listings of table as awaiting
@@ -395,7 +395,7 @@ func TestOtherListingPlansUnderRLS(t *testing.T) {
 			{"owner own listings", owner.caller(), own, []any{owner.ID}, []string{"lands_userid_created_idx"}, nil},
 			{"admin newest", admin.caller(), newest, nil, created, nil},
 			{"admin type purpose", admin.caller(), typePurpose, []any{"Agricultural", "Lease"}, created, []string{"lands_active_type_purpose_idx"}},
-			{"admin moderation newest", admin.caller(), moderationNewest("lands", `"createdAt"`), nil, []string{"lands_created_idx"}, nil},
+			{"admin moderation newest", admin.caller(), queueNewest(moderationColumns, "lands", `"createdAt"`), nil, []string{"lands_created_idx"}, nil},
 		})
 	})
 	t.Run("products", func(t *testing.T) {
@@ -419,8 +419,8 @@ func TestOtherListingPlansUnderRLS(t *testing.T) {
 			{"owner own listings", owner.caller(), own, []any{owner.ID}, []string{"products_user_created_idx"}, nil},
 			{"admin newest", admin.caller(), newest, nil, created, nil},
 			{"admin category status", admin.caller(), categoryStatus, []any{"Lighting", "New"}, append(categories, created...), nil},
-			{"admin moderation newest", admin.caller(), moderationNewest("products", "created_at"), nil, []string{"products_created_idx"}, nil},
-			{"admin moderation pending", admin.caller(), moderationPending("products"), []any{"pending"}, []string{"products_pending_idx"}, nil},
+			{"admin moderation newest", admin.caller(), queueNewest(moderationColumns, "products", "created_at"), nil, []string{"products_created_idx"}, nil},
+			{"admin moderation pending", admin.caller(), queueWaiting(moderationColumns, "products", "payment_status"), []any{"pending"}, []string{"products_pending_idx"}, nil},
 		})
 	})
 	t.Run("services", func(t *testing.T) {
@@ -520,18 +520,12 @@ func TestInboxPlans(t *testing.T) {
 		  from generate_series(1, 100000) g`)
 	e.mustSuper(t, `analyze public.reports, public.contact_messages`)
 
-	newest := func(table string) string {
-		return `select * from public.` + table + ` order by created_at desc limit 200`
-	}
-	waiting := func(table string) string {
-		return `select * from public.` + table + ` where status = $1 order by created_at desc limit 200`
-	}
 	e.checkPlans(t, "reports", []planCase{
-		{"admin open reports", admin.caller(), waiting("reports"), []any{"open"}, []string{"reports_open_created_idx"}, nil},
-		{"admin newest reports", admin.caller(), newest("reports"), nil, []string{"reports_created_idx"}, nil},
+		{"admin open reports", admin.caller(), queueWaiting("*", "reports", "status"), []any{"open"}, []string{"reports_open_created_idx"}, nil},
+		{"admin newest reports", admin.caller(), queueNewest("*", "reports", "created_at"), nil, []string{"reports_created_idx"}, nil},
 	})
 	e.checkPlans(t, "contact_messages", []planCase{
-		{"admin new messages", admin.caller(), waiting("contact_messages"), []any{"new"}, []string{"contact_messages_new_idx"}, nil},
-		{"admin newest messages", admin.caller(), newest("contact_messages"), nil, []string{"contact_messages_created_idx"}, nil},
+		{"admin new messages", admin.caller(), queueWaiting("*", "contact_messages", "status"), []any{"new"}, []string{"contact_messages_new_idx"}, nil},
+		{"admin newest messages", admin.caller(), queueNewest("*", "contact_messages", "created_at"), nil, []string{"contact_messages_created_idx"}, nil},
 	})
 }

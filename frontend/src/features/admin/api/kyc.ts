@@ -6,12 +6,12 @@ import { supabase } from '@/lib/supabase'
 import { adminKeys } from './keys'
 import { waitingThenNewest } from './queue'
 
-export type KycRow = Database['public']['Tables']['kyc_verifications']['Row'] & { full_name: string | null }
+type Submission = Database['public']['Tables']['kyc_verifications']['Row']
+export type KycRow = Submission & { full_name: string | null }
 
 /** Every submission awaiting review, then the newest (see queue.ts), pending ones first, with the submitter's name. */
 export async function listKyc(signal?: AbortSignal): Promise<KycRow[]> {
-  type Row = Database['public']['Tables']['kyc_verifications']['Row']
-  const rows = await waitingThenNewest<Row>('kyc_verifications', '*', ['verification_status', 'pending'], signal)
+  const rows = await waitingThenNewest<Submission>('kyc_verifications', '*', ['verification_status', 'pending'], signal)
   const ids = [...new Set(rows.map((row) => row.user_id))]
   const names = new Map<string, string | null>()
   if (ids.length > 0) {
