@@ -277,6 +277,7 @@ func TestListingPlansUnderRLS(t *testing.T) {
 	if p := e.settledPlan(t, admin.caller(), queueWaiting(moderationColumns, "properties", "payment_status"), "pending"); !p.limitWalks("properties_pending_idx") {
 		t.Errorf("moderation pending after 8 executions: want a Limit walking properties_pending_idx, got %s", p)
 	}
+	t.Run("ranked search", e.checkRankedSearch)
 }
 
 // settledPlan prepares sql (one text parameter) as c, runs it eight times

@@ -1,9 +1,13 @@
 package tests
 
 import (
+	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // search_listings: prefixes, English stemming beside Kiswahili words, title
@@ -83,5 +87,89 @@ func TestSearchListings(t *testing.T) {
 	e.value(t, Anon(), &total, `select max(kind_total) from public.search_listings('kilimani', 1) where kind = 'property'`)
 	if n != 1 || total != 2 {
 		t.Errorf("per_kind 1: %d rows of total %d, want 1 of 2", n, total)
+	}
+}
+
+// checkRankedSearch holds search_listings at the plan tests' 100k
+// properties (0039), as anon: a word in every listing ranks only the 500
+// newest matches, and reads a few pages instead of ranking every listing
+// (0.23 s a call before); a rarer word is counted exactly, a common one
+// estimated. It retitles two listings.
+func (e *env) checkRankedSearch(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	// The best title among the 500 newest, and a better one older than them.
+	e.mustSuper(t, `update public.properties set title = 'Nairobi flat'
+		where id = (select id from public.properties where is_active order by created_at desc offset 299 limit 1)`)
+	e.mustSuper(t, `update public.properties set title = 'Nairobi Nairobi Nairobi'
+		where id = (select id from public.properties where is_active order by created_at limit 1)`)
+	newest := func(n int) []string {
+		var titles []string
+		e.scalar(t, &titles, `select array_agg(title order by created_at desc) from
+			(select title, created_at from public.properties where is_active order by created_at desc limit $1) n`, n)
+		return titles
+	}
+
+	type result struct {
+		titles []string
+		total  int64
+	}
+	search := func(q string, perKind int) result {
+		t.Helper()
+		var r result
+		err := As(ctx, e.api, Anon(), false, func(tx pgx.Tx) error {
+			return tx.QueryRow(ctx, `select coalesce(array_agg(title order by ord), '{}'), coalesce(max(kind_total), 0)
+				from public.search_listings($1, $2) with ordinality s(kind, id, title, location, price, image, tag, created_at, rank, kind_total, ord)
+				where kind = 'property'`, q, perKind).Scan(&r.titles, &r.total)
+		})
+		if err != nil {
+			t.Fatalf("search_listings(%q): %v", q, err)
+		}
+		return r
+	}
+
+	// Every active listing is in Nairobi: the retitled one within the 500
+	// newest ranks first (title over location), the newest follow, and the
+	// better-titled older one is not among them.
+	active := e.int64(t, `select count(*) from public.properties where is_active`)
+	got := search("nairobi", 3)
+	want := append([]string{"Nairobi flat"}, newest(2)...)
+	if strings.Join(got.titles, "|") != strings.Join(want, "|") {
+		t.Errorf("nairobi: %q, want %q", got.titles, want)
+	}
+	if got.total < active/2 || got.total > 2*active {
+		t.Errorf("nairobi: kind_total %d, want the planner's estimate of %d matches (within a factor of 2)", got.total, active)
+	}
+
+	// k42 and k420..k429: about 250 listings, all read, so counted exactly.
+	exact := e.int64(t, `select count(*) from public.properties where is_active and search @@ public.search_query('k42')`)
+	if exact == 0 || exact >= 500 {
+		t.Fatalf("fixture: %d listings match k42, want 1-499", exact)
+	}
+	if got := search("k42", 6); got.total != exact || len(got.titles) != 6 {
+		t.Errorf("k42: %d rows of kind_total %d, want 6 of %d", len(got.titles), got.total, exact)
+	}
+
+	// The cost: the pages the call touches (its own statements' buffers
+	// count under the function scan), against the table's pages.
+	pages := e.int64(t, `select relpages from pg_class where oid = 'public.properties'::regclass`)
+	var raw string
+	err := As(ctx, e.api, Anon(), false, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, `explain (analyze, buffers, format json) select * from public.search_listings('nairobi')`).Scan(&raw)
+	})
+	if err != nil {
+		t.Fatalf("explain search_listings: %v", err)
+	}
+	var plan []struct {
+		Plan struct {
+			Hit  int64 `json:"Shared Hit Blocks"`
+			Read int64 `json:"Shared Read Blocks"`
+		} `json:"Plan"`
+	}
+	if err := json.Unmarshal([]byte(raw), &plan); err != nil || len(plan) != 1 {
+		t.Fatalf("explain search_listings: %v in %s", err, raw)
+	}
+	if touched := plan[0].Plan.Hit + plan[0].Plan.Read; touched > pages/10 {
+		t.Errorf("search_listings('nairobi') touched %d pages, want under a tenth of the table's %d", touched, pages)
 	}
 }

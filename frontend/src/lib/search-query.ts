@@ -5,7 +5,8 @@
  * becomes `word:*`, all required, so "Kilim 2 bedr" finds "Two bedrooms in
  * Kilimani" and anything else the user types (`&`, `!`, quotes, brackets) only
  * separates words and can never make the query invalid. The server's
- * public.search_query() does the same for /search; both must agree.
+ * public.search_query() does the same for the ranked search_listings() RPC;
+ * both must agree.
  * Returns '' when no word is left (then do not filter at all).
  */
 export function prefixQuery(text: string): string {
