@@ -275,16 +275,6 @@ func (x *call) callStatement(p *plannedCall) (sqlgen.Query, error) {
 	return s.main, err
 }
 
-func removeHeader(hs [][2]string, k string) [][2]string {
-	out := hs[:0]
-	for _, h := range hs {
-		if !strings.EqualFold(h[0], k) {
-			out = append(out, h)
-		}
-	}
-	return out
-}
-
 // info answers OPTIONS with the allowed methods.
 func (x *call) info() (*Response, error) {
 	resp := &Response{Status: http.StatusOK}
