@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/kejanest/kejanest/gateway/internal/apierr"
+	"github.com/kejanest/kejanest/gateway/internal/coalesce"
 	"github.com/kejanest/kejanest/gateway/internal/cors"
 	"github.com/kejanest/kejanest/gateway/internal/requestid"
 )
@@ -325,7 +326,24 @@ func (rt *Route) serveLocal(w http.ResponseWriter, r *http.Request) {
 	u.Path, u.RawPath = strip(r.URL.Path, rt.strip), ""
 	out.URL = &u
 	rt.setForwarded(r.Header, r)
+	c := coalesce.FromContext(r.Context())
+	if c == nil {
+		rt.local.ServeHTTP(w, out)
+		return
+	}
+	// The service answers from memory: hold its response and send it in
+	// one write (package coalesce). A response of known length is flushed
+	// into the hold; one without is finished by net/http after this
+	// returns (its length, or its last chunk), and flushing it here would
+	// make it chunked.
+	c.Hold()
 	rt.local.ServeHTTP(w, out)
+	if w.Header().Get("Content-Length") != "" {
+		_ = http.NewResponseController(w).Flush()
+	}
+	// A failed write leaves the connection broken; net/http finds that
+	// on its next use of it, as it would have on writing.
+	_ = c.Release()
 }
 
 // setForwarded writes into dst the X-Forwarded-For, -Host, -Proto and

@@ -22,6 +22,7 @@ import (
 	"github.com/kejanest/kejanest/gateway/internal/accesslog"
 	"github.com/kejanest/kejanest/gateway/internal/apierr"
 	"github.com/kejanest/kejanest/gateway/internal/apikey"
+	"github.com/kejanest/kejanest/gateway/internal/coalesce"
 	"github.com/kejanest/kejanest/gateway/internal/config"
 	"github.com/kejanest/kejanest/gateway/internal/cors"
 	"github.com/kejanest/kejanest/gateway/internal/metrics"
@@ -398,10 +399,12 @@ func (s *Server) Serve(ctx context.Context, lns []net.Listener) error {
 		MaxHeaderBytes: 64 << 10,
 		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:    func(net.Listener) context.Context { return base },
+		// The in-process routes send a response in one write (coalesce).
+		ConnContext: coalesce.WithConn,
 	}
 	errc := make(chan error, len(lns))
 	for _, ln := range lns {
-		go func() { errc <- srv.Serve(ln) }()
+		go func() { errc <- srv.Serve(coalesce.Listener{Listener: ln}) }()
 	}
 
 	var serveErr error
