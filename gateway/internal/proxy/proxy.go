@@ -327,7 +327,10 @@ func (rt *Route) serveLocal(w http.ResponseWriter, r *http.Request) {
 	out.URL = &u
 	rt.setForwarded(r.Header, r)
 	c := coalesce.FromContext(r.Context())
-	if c == nil {
+	// A client that asked for "100 Continue" waits for it before sending
+	// the body, and net/http writes it when the service starts reading:
+	// held, it would reach the client only with the response.
+	if c == nil || r.Header.Get("Expect") != "" {
 		rt.local.ServeHTTP(w, out)
 		return
 	}

@@ -29,6 +29,10 @@ func TestInProcessResponsesHeld(t *testing.T) {
 		size, _ := strconv.Atoi(r.URL.Query().Get("size"))
 		body := strings.Repeat("k", size)
 		switch r.URL.Path {
+		case "/echo":
+			in, _ := io.ReadAll(r.Body)
+			w.Header().Set("Content-Length", strconv.Itoa(len(in)))
+			_, _ = w.Write(in)
 		case "/known":
 			w.Header().Set("Content-Length", strconv.Itoa(size))
 			_, _ = io.WriteString(w, body)
@@ -105,5 +109,31 @@ func TestInProcessResponsesHeld(t *testing.T) {
 	}
 	if n := held.Load(); n != requests.Load() || n != int64(len(tests)) {
 		t.Errorf("%d of %d requests arrived on a connection that can hold, want all %d", n, requests.Load(), len(tests))
+	}
+
+	// A client that waits for "100 Continue" gets it while the service
+	// reads, not with the response: Go's client would otherwise send the
+	// body only after its 5 s wait (curl's is 1 s).
+	expect := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{ExpectContinueTimeout: 5 * time.Second}}
+	t.Cleanup(expect.CloseIdleConnections)
+	payload := strings.Repeat(`{"p_limit":20}`, 200)
+	req, err := http.NewRequest("POST", "http://"+lns[0].Addr().String()+"/rest/v1/echo", strings.NewReader(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("apikey", h.cfg.AnonKey)
+	req.Header.Set("Expect", "100-continue")
+	start := time.Now()
+	res, err := expect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || string(body) != payload {
+		t.Errorf("100-continue: %d bytes back (%v), want the %d sent", len(body), err, len(payload))
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("100-continue: took %v: the interim response was held until the client's timeout", took)
 	}
 }
