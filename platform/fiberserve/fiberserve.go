@@ -33,6 +33,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/kejanest/kejanest/platform/lifecycle"
+	"github.com/kejanest/kejanest/platform/listenfd"
 )
 
 // Defaults applied by New to zero Config fields.
@@ -219,13 +220,14 @@ func deadline(timeout time.Duration) fiber.Handler {
 	}
 }
 
-// Serve listens on addr and serves app until ctx is cancelled, then shuts the
+// Serve listens on addr (on the socket a supervisor handed down for it, if
+// any: platform/listenfd) and serves app until ctx is cancelled, then shuts the
 // app down, letting in-flight requests finish within
 // lifecycle.ShutdownGrace; connections still open after it are left to die
 // with the process (logged as a warning). It returns nil once stopped, or the
 // error that stopped it from listening or serving.
 func Serve(ctx context.Context, app *fiber.App, addr string, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listenfd.Listen(ctx, addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}

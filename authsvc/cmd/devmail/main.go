@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/kejanest/kejanest/authsvc/internal/devmail"
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/lifecycle"
+	"github.com/kejanest/kejanest/platform/listenfd"
 	"github.com/kejanest/kejanest/platform/logging"
 )
 
@@ -34,7 +34,7 @@ func run() int {
 	ctx, stop := lifecycle.SignalContext(context.Background())
 	defer stop()
 	box := devmail.NewMailbox(keep)
-	ln, err := net.Listen("tcp", smtpAddr)
+	ln, err := listenfd.Listen(ctx, smtpAddr)
 	if err != nil {
 		log.Error("listen smtp", "error", err.Error())
 		return 1
@@ -44,7 +44,12 @@ func run() int {
 			log.Error("smtp", "error", err.Error())
 		}
 	}()
-	srv := &http.Server{Addr: webAddr, Handler: box.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	web, err := listenfd.Listen(ctx, webAddr)
+	if err != nil {
+		log.Error("listen web", "error", err.Error())
+		return 1
+	}
+	srv := &http.Server{Handler: box.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -52,7 +57,7 @@ func run() int {
 		_ = srv.Shutdown(sctx)
 	}()
 	log.Info("devmail listening", "smtp", smtpAddr, "web", webAddr)
-	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Serve(web); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Error("web", "error", err.Error())
 		return 1
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/kejanest/kejanest/gateway/internal/requestid"
 	"github.com/kejanest/kejanest/gateway/internal/spa"
 	"github.com/kejanest/kejanest/platform/lifecycle"
+	"github.com/kejanest/kejanest/platform/listenfd"
 )
 
 // Service labels for requests that reach no upstream.
@@ -341,15 +342,15 @@ func (s *Server) clientIP(r *http.Request) string {
 	return host
 }
 
-// Listen opens every address. An IPv6 address that cannot be opened (a
+// Listen opens every address, or takes the socket a supervisor handed down
+// for it (platform/listenfd). An IPv6 address that cannot be opened (a
 // host without ::1) is skipped with a warning as long as another address
 // works; any other failure is an error.
 func Listen(ctx context.Context, addrs []string, log *slog.Logger) ([]net.Listener, error) {
-	var lc net.ListenConfig
 	var lns []net.Listener
 	var skipped []error
 	for _, a := range addrs {
-		ln, err := lc.Listen(ctx, "tcp", a)
+		ln, err := listenfd.Listen(ctx, a)
 		if err == nil {
 			lns = append(lns, ln)
 			continue

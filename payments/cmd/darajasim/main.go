@@ -19,7 +19,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"github.com/kejanest/kejanest/payments/internal/darajasim"
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/lifecycle"
+	"github.com/kejanest/kejanest/platform/listenfd"
 	"github.com/kejanest/kejanest/platform/logging"
 )
 
@@ -58,7 +58,7 @@ func run() error {
 
 	ctx, stop := lifecycle.SignalContext(context.Background())
 	defer stop()
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listenfd.Listen(ctx, addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}

@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"sync"
 	"time"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/lifecycle"
+	"github.com/kejanest/kejanest/platform/listenfd"
 	"github.com/kejanest/kejanest/platform/logging"
 	"github.com/kejanest/kejanest/platform/pgpool"
 	"github.com/kejanest/kejanest/realtime/internal/auth"
@@ -146,7 +146,7 @@ func run() int {
 	wg.Add(1)
 	go func() { defer wg.Done(); listener.Run(bgCtx) }()
 
-	ln, err := net.Listen("tcp", cfg.Addr())
+	ln, err := listenfd.Listen(ctx, cfg.Addr())
 	if err != nil {
 		log.Error("listen", "addr", cfg.Addr(), "error", err.Error())
 		return 1
