@@ -3,6 +3,8 @@
 // starts every service and the gateway as child processes, waits for their
 // health, prints the URL and keys, restarts a service that crashes (with
 // backoff, giving up on a crash loop), and stops everything on Ctrl-C.
+// Every service's port is bound first of all and its socket handed to the
+// service (platform/listenfd), so a port is never free in between.
 //
 // With -ephemeral it is the test harness's stack: free ports, a fresh
 // database that is dropped at exit, and one JSON line on stdout when ready.
@@ -30,6 +32,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -41,6 +44,7 @@ import (
 	"github.com/kejanest/kejanest/platform/devkeys"
 	"github.com/kejanest/kejanest/platform/envconf"
 	"github.com/kejanest/kejanest/platform/lifecycle"
+	"github.com/kejanest/kejanest/platform/listenfd"
 	"github.com/kejanest/kejanest/platform/logging"
 	"github.com/kejanest/kejanest/platform/pgcluster"
 )
@@ -139,6 +143,26 @@ func start(o options, log *slog.Logger) error {
 		}
 	}()
 
+	// Every port is bound before anything else runs, and each child is
+	// handed its sockets (platform/listenfd): the documented ports 54321,
+	// 54324 and 54325 lie in the kernel's ephemeral range, so until bound
+	// they could go to any outgoing connection, PostgreSQL's below
+	// included, and the service would fail to start.
+	if o.ephemeral {
+		pick := func() (stackconf.Ports, error) { return stackconf.PickPorts(replicas, pgcluster.FreePort) }
+		hold := func(p stackconf.Ports) (*listenfd.Held, error) {
+			st.Ports = p
+			return listenfd.Hold(st.ListenAddrs())
+		}
+		st.Ports, st.Held, err = holdFreePorts(holdAttempts, pick, hold, log)
+	} else if st.Held, err = listenfd.Hold(st.ListenAddrs()); err != nil {
+		err = fmt.Errorf("%w (is another make run going?)", err)
+	}
+	if err != nil {
+		return err
+	}
+	cleanups = append(cleanups, func(context.Context) { st.Held.Close() })
+
 	logDir := filepath.Join(root, ".data", "logs")
 	st.StorageDir = filepath.Join(root, ".data", "storage")
 	if o.ephemeral {
@@ -200,20 +224,14 @@ func start(o options, log *slog.Logger) error {
 		log.Info("demo data applied", "files", seeded)
 	}
 
-	start := func(ports stackconf.Ports) ([]*supervise.Process, error) {
-		st.Ports = ports
-		return supervise.StartAll(ctx, st.Services(os.Environ()...), logDir, 30*time.Second)
-	}
-	var procs []*supervise.Process
-	if o.ephemeral {
-		pick := func() (stackconf.Ports, error) { return stackconf.PickPorts(replicas, pgcluster.FreePort) }
-		procs, err = startOnFreePorts(startAttempts, pick, start, log)
-	} else {
-		procs, err = start(fixedPorts)
-	}
+	procs, err := supervise.StartAll(ctx, st.Services(os.Environ()...), logDir, 30*time.Second)
 	if err != nil {
 		return err
 	}
+	// Each service holds its sockets now; devstack's copies would only keep
+	// a crashed service's port accepting connections nobody serves (see
+	// supervise.NewGroup).
+	st.Held.Close()
 	// From here on a service that crashes is started again (see
 	// supervise.DefaultPolicy); the database and the others keep running.
 	group := supervise.NewGroup(procs, supervise.DefaultPolicy, log)
@@ -275,26 +293,29 @@ func embeddedPostgres(ctx context.Context, root string, port int, log *slog.Logg
 	}, nil
 }
 
-// startAttempts bounds how often a test stack is started on fresh ports.
-const startAttempts = 3
+// holdAttempts bounds how often a test stack's ports are picked afresh.
+const holdAttempts = 5
 
-// startOnFreePorts starts a test stack on ports picked just before. A picked
-// port is only free until someone binds it, so when a service finds its
-// port taken at start-up (StartAll has stopped the others by then), the
-// stack is started again on fresh ports, up to attempts times. Any other
-// failure is returned as it is.
-func startOnFreePorts(attempts int, pick func() (stackconf.Ports, error),
-	start func(stackconf.Ports) ([]*supervise.Process, error), log *slog.Logger) ([]*supervise.Process, error) {
+// holdFreePorts picks a test stack's ports and binds them all (hold). A
+// picked port is only free until someone binds it, so when one has been
+// taken since, the ports are picked again, up to attempts times; any other
+// failure is returned as it is. Once held, no service can find its port
+// taken.
+func holdFreePorts(attempts int, pick func() (stackconf.Ports, error),
+	hold func(stackconf.Ports) (*listenfd.Held, error), log *slog.Logger) (stackconf.Ports, *listenfd.Held, error) {
 	for attempt := 1; ; attempt++ {
 		ports, err := pick()
 		if err != nil {
-			return nil, err
+			return stackconf.Ports{}, nil, err
 		}
-		procs, err := start(ports)
-		if err == nil || attempt == attempts || !strings.Contains(err.Error(), "address already in use") {
-			return procs, err
+		held, err := hold(ports)
+		if err == nil {
+			return ports, held, nil
 		}
-		log.Warn("a service found its port taken; starting again on fresh ports", "attempt", attempt, "err", err)
+		if attempt == attempts || !errors.Is(err, syscall.EADDRINUSE) {
+			return stackconf.Ports{}, nil, err
+		}
+		log.Warn("a picked port was taken before it was bound; picking again", "attempt", attempt, "err", err)
 	}
 }
 

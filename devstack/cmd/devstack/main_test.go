@@ -3,30 +3,35 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"reflect"
+	"slices"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/kejanest/kejanest/devstack/internal/stackconf"
-	"github.com/kejanest/kejanest/devstack/internal/supervise"
+	"github.com/kejanest/kejanest/platform/listenfd"
 	"github.com/kejanest/kejanest/platform/pgcluster"
 )
 
-func TestStartOnFreePorts(t *testing.T) {
+func TestHoldFreePorts(t *testing.T) {
 	t.Parallel()
-	portTaken := errors.New("rpc exited during start-up (exit status 1)\n  | listen tcp 127.0.0.1:41751: bind: address already in use")
-	crashed := errors.New("authsvc exited during start-up (exit status 1)\n  | migrations missing")
+	taken := fmt.Errorf("listen on 127.0.0.1:41751: %w", syscall.EADDRINUSE)
+	denied := fmt.Errorf("listen on 127.0.0.1:41751: %w", syscall.EACCES)
 	tests := []struct {
 		name      string
-		results   []error // what each start returns, in order
+		results   []error // what each hold returns, in order
 		wantErr   error
 		wantPicks int
 	}{
-		{"first start works", []error{nil}, nil, 1},
-		{"a taken port is tried again on fresh ports", []error{portTaken, nil}, nil, 2},
-		{"gives up after the last attempt", []error{portTaken, portTaken, portTaken}, portTaken, 3},
-		{"another failure is not tried again", []error{crashed}, crashed, 1},
+		{"first hold works", []error{nil}, nil, 1},
+		{"a taken port is picked again", []error{taken, nil}, nil, 2},
+		{"gives up after the last attempt", []error{taken, taken, taken}, taken, 3},
+		{"another failure is not tried again", []error{denied}, denied, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,30 +41,81 @@ func TestStartOnFreePorts(t *testing.T) {
 				picks++
 				return stackconf.Ports{Gateway: 20000 + picks}, nil
 			}
-			var started []int
-			start := func(p stackconf.Ports) ([]*supervise.Process, error) {
-				started = append(started, p.Gateway)
-				if err := tt.results[len(started)-1]; err != nil {
+			var held []int
+			hold := func(p stackconf.Ports) (*listenfd.Held, error) {
+				held = append(held, p.Gateway)
+				if err := tt.results[len(held)-1]; err != nil {
 					return nil, err
 				}
-				return []*supervise.Process{}, nil
+				return &listenfd.Held{}, nil
 			}
-			procs, err := startOnFreePorts(3, pick, start, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			ports, h, err := holdFreePorts(3, pick, hold, slog.New(slog.NewTextHandler(io.Discard, nil)))
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
-			if (err == nil) != (procs != nil) {
-				t.Errorf("procs = %v with err = %v", procs, err)
+			if (err == nil) != (h != nil) {
+				t.Errorf("held = %v with err = %v", h, err)
 			}
-			if picks != tt.wantPicks || len(started) != tt.wantPicks {
-				t.Errorf("picked %d times and started %d times, want %d", picks, len(started), tt.wantPicks)
+			if err == nil && ports.Gateway != 20000+tt.wantPicks {
+				t.Errorf("ports = %+v, not the last ones picked", ports)
 			}
-			for i, g := range started {
+			if picks != tt.wantPicks || len(held) != tt.wantPicks {
+				t.Errorf("picked %d times and held %d times, want %d", picks, len(held), tt.wantPicks)
+			}
+			for i, g := range held {
 				if g != 20001+i {
-					t.Errorf("start %d ran on gateway port %d: not the ports picked for it", i+1, g)
+					t.Errorf("hold %d bound gateway port %d: not the ports picked for it", i+1, g)
 				}
 			}
 		})
+	}
+}
+
+// A stack's every address is bound by Hold, and a port someone took
+// between the pick and the hold is picked again: the real kernel's answer,
+// not a made-up error.
+func TestHoldFreePortsRealPorts(t *testing.T) {
+	t.Parallel()
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	busyPort := busy.Addr().(*net.TCPAddr).Port
+	picks := 0
+	pick := func() (stackconf.Ports, error) {
+		picks++
+		p, err := stackconf.PickPorts(1, pgcluster.FreePort)
+		if picks == 1 {
+			p.MailWeb = busyPort // taken since it was picked
+		}
+		return p, err
+	}
+	st := stackconf.Stack{InProcess: true}
+	hold := func(p stackconf.Ports) (*listenfd.Held, error) {
+		st.Ports = p
+		return listenfd.Hold(st.ListenAddrs())
+	}
+	ports, held, err := holdFreePorts(holdAttempts, pick, hold, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if picks != 2 {
+		t.Errorf("picked %d times, want 2 (the first held a taken port)", picks)
+	}
+	st.Ports = ports
+	for _, a := range st.ListenAddrs() {
+		if strings.HasPrefix(a, "[::1]") {
+			continue // held only where the machine has IPv6
+		}
+		if !slices.Contains(held.Addrs(), a) {
+			t.Errorf("%s is not held (held: %v)", a, held.Addrs())
+		}
+		if ln, err := net.Listen("tcp", a); err == nil {
+			ln.Close()
+			t.Errorf("%s could be bound by another while held", a)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kejanest/kejanest/devstack/internal/database"
 	"github.com/kejanest/kejanest/devstack/internal/supervise"
+	"github.com/kejanest/kejanest/platform/listenfd"
 )
 
 // Ports of one stack. The defaults are Supabase's: the CLI's 54321 for the
@@ -190,6 +191,10 @@ type Stack struct {
 	// and no second HTTP hop for the embedded default. Their KEJANEST_REST_
 	// and KEJANEST_RPC_ overrides then reach the gateway.
 	InProcess bool
+	// Held holds the children's listening sockets, which devstack binds
+	// before it starts anything (ListenAddrs); each child's first start is
+	// handed its own and serves on them. Nil: every child binds its own.
+	Held *listenfd.Held
 }
 
 // inProcessed are the services the gateway serves with InProcess.
@@ -245,6 +250,10 @@ type Instance struct {
 	// a service that runs several.
 	Name string
 	Port int // the port it serves on (for devmail, its web page)
+	// Addrs are all the addresses it listens on (the environment of its
+	// template passes them): 127.0.0.1 and the port, and for devmail its
+	// SMTP port too, for the gateway ::1 too.
+	Addrs []string
 }
 
 // Instances lists the children of service in start order: one per replica
@@ -270,10 +279,31 @@ func (s Stack) Instances(service string) []Instance {
 		if len(ports) > 1 {
 			name = fmt.Sprintf("%s-%d", service, i+1)
 		}
-		out[i] = Instance{Service: service, Name: name, Port: port}
+		out[i] = Instance{Service: service, Name: name, Port: port, Addrs: []string{loopback(port)}}
+		switch service {
+		case "devmail":
+			out[i].Addrs = append(out[i].Addrs, loopback(s.Ports.MailSMTP))
+		case "gateway":
+			out[i].Addrs = append(out[i].Addrs, loopback6(port))
+		}
 	}
 	return out
 }
+
+// ListenAddrs lists every address the stack's children listen on, in
+// start order: what devstack binds before it starts anything (Held).
+func (s Stack) ListenAddrs() []string {
+	var out []string
+	for _, t := range s.templates() {
+		for _, in := range s.Instances(t.service) {
+			out = append(out, in.Addrs...)
+		}
+	}
+	return out
+}
+
+func loopback(port int) string  { return "127.0.0.1:" + strconv.Itoa(port) }
+func loopback6(port int) string { return "[::1]:" + strconv.Itoa(port) }
 
 // upstream is the gateway's value for service: the base URL of each of its
 // replicas, comma-separated.
@@ -302,12 +332,17 @@ func (s Stack) Services(environ ...string) []supervise.Service {
 		}
 		overrides = append(overrides, overridesOf(t.service, environ)...)
 		for _, in := range s.Instances(t.service) {
-			out = append(out, supervise.Service{
+			svc := supervise.Service{
 				Name:      in.Name,
 				Binary:    filepath.Join(s.BinDir, t.service),
 				Env:       append(t.env(in.Port), overrides...),
 				HealthURL: local(in.Port) + t.health,
-			})
+			}
+			files, inherit := s.Held.Pass(in.Addrs)
+			if inherit != "" {
+				svc.Files, svc.FilesEnv = files, []string{inherit}
+			}
+			out = append(out, svc)
 		}
 	}
 	return out
@@ -352,14 +387,14 @@ func (s Stack) templates() []template {
 		// can follow confirmation links. Production uses a real SMTP server.
 		{"devmail", "/health", func(int) []string {
 			return []string{
-				fmt.Sprintf("DEVMAIL_SMTP_ADDR=127.0.0.1:%d", p.MailSMTP),
-				fmt.Sprintf("DEVMAIL_WEB_ADDR=127.0.0.1:%d", p.MailWeb),
+				"DEVMAIL_SMTP_ADDR=" + loopback(p.MailSMTP),
+				"DEVMAIL_WEB_ADDR=" + loopback(p.MailWeb),
 			}
 		}},
 		// M-Pesa is the simulator locally: the payer's answer is chosen by
 		// the phone number (README, "Payments (M-Pesa)").
 		{"darajasim", "/health", func(port int) []string {
-			return []string{fmt.Sprintf("DARAJASIM_ADDR=127.0.0.1:%d", port)}
+			return []string{"DARAJASIM_ADDR=" + loopback(port)}
 		}},
 		{"rest", "/ready", pgrst},
 		{"rpc", "/ready", pgrst},
@@ -434,7 +469,7 @@ func (s Stack) templates() []template {
 				pgrstEnv = []string{"GATEWAY_INPROCESS=rest,rpc", "PGRST_DB_URI=" + authenticator, "PGRST_JWT_SECRET=" + k.JWTSecret}
 			}
 			return k.withJWKS(append(pgrstEnv,
-				fmt.Sprintf("GATEWAY_LISTEN=127.0.0.1:%d,[::1]:%d", p.Gateway, p.Gateway),
+				"GATEWAY_LISTEN="+loopback(p.Gateway)+","+loopback6(p.Gateway),
 				"AUTH_URL="+s.upstream("authsvc"),
 				"REALTIME_URL="+s.upstream("realtime"),
 				"STORAGE_URL="+s.upstream("storage"),

@@ -64,6 +64,12 @@ func NewGroup(procs []*Process, policy Policy, log *slog.Logger) *Group {
 	now := time.Now()
 	for _, p := range procs {
 		svc, logDir := p.Service, filepath.Dir(p.LogPath())
+		// A restart binds its ports itself: devstack lets go of the
+		// sockets it handed down once the stack is up, so that a crashed
+		// service's port refuses connections (and the gateway sends them
+		// to another replica at once) instead of queueing them for the
+		// restart, or for ever in a crash loop.
+		svc.Files, svc.FilesEnv = nil, nil
 		g.members = append(g.members, &member{
 			name:    svc.Name,
 			launch:  func() (instance, error) { return Start(svc, logDir) },

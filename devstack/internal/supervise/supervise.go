@@ -26,6 +26,12 @@ type Service struct {
 	Binary    string
 	Env       []string // KEY=value, added to the supervisor's environment
 	HealthURL string
+	// Files are handed to the child after stdin, stdout and stderr (as
+	// descriptors 3, 4, …), and FilesEnv is added to its environment to
+	// name them: the listening sockets devstack bound for it
+	// (platform/listenfd). Only the first start gets them (see NewGroup).
+	Files    []*os.File
+	FilesEnv []string
 }
 
 // Process is a started service.
@@ -50,8 +56,9 @@ func Start(svc Service, logDir string) (*Process, error) {
 		return nil, fmt.Errorf("open %s log: %w", svc.Name, err)
 	}
 	cmd := exec.Command(svc.Binary)
-	cmd.Env = append(os.Environ(), svc.Env...)
+	cmd.Env = append(append(os.Environ(), svc.Env...), svc.FilesEnv...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.ExtraFiles = svc.Files
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		logFile.Close()

@@ -23,7 +23,15 @@ func TestMain(m *testing.M) {
 		os.Exit(m.Run())
 	case "serve":
 		fmt.Println("helper starting")
-		l, err := net.Listen("tcp", os.Getenv("ADDR"))
+		var l net.Listener
+		var err error
+		if os.Getenv("HELPER_INHERITS") != "" {
+			// Descriptor 3: the first of Service.Files.
+			l, err = net.FileListener(os.NewFile(3, "inherited"))
+			fmt.Println("serving on the inherited socket")
+		} else {
+			l, err = net.Listen("tcp", os.Getenv("ADDR"))
+		}
 		if err != nil {
 			fmt.Println("fatal:", err)
 			os.Exit(3)
@@ -175,11 +183,44 @@ func TestStopKillsAfterGrace(t *testing.T) {
 
 func TestGroupRestartsAKilledProcess(t *testing.T) {
 	t.Parallel()
+	for _, inherits := range []bool{false, true} {
+		t.Run(fmt.Sprintf("inherits a socket %v", inherits), func(t *testing.T) {
+			t.Parallel()
+			restartKilled(t, inherits)
+		})
+	}
+}
+
+// restartKilled starts a helper, kills it and waits for the group to start
+// it again. With inherits, the first start serves on a socket the test
+// bound and hands down (Service.Files, as devstack does), which the test
+// then lets go of: the restart must bind the port itself, so it must get
+// neither the files nor their environment again.
+func restartKilled(t *testing.T, inherits bool) {
 	addr := freeAddr(t)
 	svc := Service{Name: "helper", Binary: os.Args[0], Env: []string{"SUPERVISE_HELPER=serve", "ADDR=" + addr}, HealthURL: "http://" + addr + "/health"}
+	var held *os.File
+	if inherits {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held, err = ln.(*net.TCPListener).File()
+		ln.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc.Files, svc.FilesEnv = []*os.File{held}, []string{"HELPER_INHERITS=1"}
+	}
 	procs, err := StartAll(context.Background(), []Service{svc}, t.TempDir(), 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if inherits {
+		held.Close()
+		if !strings.Contains(procs[0].Tail(5), "serving on the inherited socket") {
+			t.Fatalf("the first start did not serve on the socket handed down:\n%s", procs[0].Tail(5))
+		}
 	}
 	logs := &logRecorder{}
 	g := NewGroup(procs, Policy{FirstDelay: 10 * time.Millisecond, MaxDelay: time.Second, StableAfter: time.Minute,
