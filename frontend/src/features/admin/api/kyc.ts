@@ -11,7 +11,7 @@ export type KycRow = Submission & { full_name: string | null }
 
 /** Every submission awaiting review, then the newest (see queue.ts), pending ones first, with the submitter's name. */
 export async function listKyc(signal?: AbortSignal): Promise<KycRow[]> {
-  const rows = await waitingThenNewest<Submission>('kyc_verifications', '*', ['verification_status', 'pending'], signal)
+  const rows = await waitingThenNewest<Submission>('kyc_verifications', '*', ['verification_status', 'pending'], { signal })
   const ids = [...new Set(rows.map((row) => row.user_id))]
   const names = new Map<string, string | null>()
   if (ids.length > 0) {

@@ -61,14 +61,12 @@ async function fetchRows(section: ListingSection): Promise<Raw[]> {
       return rows.map((r) => ({ ...r, title: r.name, owner: r.user_id, created: r.created_at }))
     }
     default: {
-      const { data } = await supabase
-        .from('service_providers')
-        .select('id, name, userid, location, category, verified, payment_status, is_active, moderation_notes, created_at')
-        .eq('category', section === 'drone-services' ? 'Drone' : 'Moving')
-        .order('created_at', { ascending: false })
-        .limit(queueWindow)
-        .throwOnError()
-      return (data ?? []).map((r) => ({ ...r, title: r.name, price: null, owner: r.userid, created: r.created_at }))
+      // A provider waits for an admin's verification (the card shows
+      // 'Pending Verification' until then).
+      const columns = 'id, name, userid, location, category, verified, payment_status, is_active, moderation_notes, created_at'
+      const category = section === 'drone-services' ? 'Drone' : 'Moving'
+      const rows = await waitingThenNewest<Raw>('service_providers', columns, ['verified', false], { scope: ['category', category] })
+      return rows.map((r) => ({ ...r, title: r.name, price: null, owner: r.userid, created: r.created_at }))
     }
   }
 }

@@ -4,6 +4,7 @@ import type { Request } from '@/testing/fake-supabase'
 import { fake } from '@/testing/supabase-mock'
 
 import { listContactMessages, listReports } from '../inbox'
+import { listModeration } from '../listings'
 import { uniqueById } from '../queue'
 
 vi.mock('@/lib/supabase', () => import('@/testing/supabase-mock'))
@@ -48,5 +49,40 @@ describe('admin inbox queues', () => {
     fake.respondWith((request) => ({ data: wants(request, 'new') ? [old] : [handled] }))
     expect((await listContactMessages()).map((r) => r.id)).toEqual([7, 500])
     expect(fake.requestsOf('contact_messages').filter((r) => wants(r, 'new'))).toHaveLength(1)
+  })
+})
+
+describe('admin services queues', () => {
+  const provider = (id: string, verified: boolean, created: string) => ({
+    id, name: `Provider ${id}`, userid: 'u1', location: 'Kilimani', category: 'Moving', verified,
+    payment_status: 'paid', is_active: true, moderation_notes: null, created_at: created,
+  })
+
+  it('shows an unverified provider that lies beyond the newest 200 of its category, first, and each once', async () => {
+    const oldUnverified = provider('old', false, '2024-01-01T00:00:00Z')
+    const newUnverified = provider('new', false, '2024-09-02T00:00:00Z')
+    const verified = provider('done', true, '2024-09-01T00:00:00Z')
+    fake.respondWith((request) => {
+      if (request.table !== 'service_providers') return { data: [] }
+      const waiting = request.calls.some((c) => c[0] === 'eq' && c[1] === 'verified' && c[2] === false)
+      return { data: waiting ? [newUnverified, oldUnverified] : [newUnverified, verified] }
+    })
+    const items = await listModeration('moving-services')
+    expect(items.map((i) => i.id)).toEqual(['new', 'old', 'done'])
+    expect(items.map((i) => i.verified)).toEqual([false, false, true])
+    const reads = fake.requestsOf('service_providers')
+    expect(reads).toHaveLength(2)
+    for (const read of reads) {
+      expect(read.calls).toContainEqual(['eq', 'category', 'Moving'])
+      expect(read.calls).toContainEqual(['order', 'created_at', { ascending: false }])
+      expect(read.calls).toContainEqual(['limit', 200])
+    }
+  })
+
+  it('reads the drone section by its own category', async () => {
+    await listModeration('drone-services')
+    const reads = fake.requestsOf('service_providers')
+    expect(reads).toHaveLength(2)
+    for (const read of reads) expect(read.calls).toContainEqual(['eq', 'category', 'Drone'])
   })
 })
