@@ -86,11 +86,16 @@ func inherited(spec, addr string) (net.Listener, error) {
 }
 
 // sameAddr compares two addresses as IP and port where both are written
-// that way ("[::1]:80" and "[0:0::1]:80" are one), else as text.
+// that way ("[::1]:80" and "[0:0::1]:80" are one), else as text. The two
+// wildcards are one too: Go listens on "0.0.0.0:80" with a dual-stack
+// socket, whose address reads "[::]:80".
 func sameAddr(a, b string) bool {
 	pa, errA := netip.ParseAddrPort(a)
 	pb, errB := netip.ParseAddrPort(b)
 	if errA == nil && errB == nil {
+		if pa.Addr().IsUnspecified() && pb.Addr().IsUnspecified() {
+			return pa.Port() == pb.Port()
+		}
 		return pa == pb
 	}
 	return a == b

@@ -56,6 +56,9 @@ func TestSameAddr(t *testing.T) {
 		{"localhost:80", "localhost:80", true},
 		{"localhost:80", "127.0.0.1:80", false},
 		{":80", "0.0.0.0:80", false},
+		{"0.0.0.0:80", "[::]:80", true},
+		{"0.0.0.0:80", "[::]:81", false},
+		{"0.0.0.0:80", "127.0.0.1:80", false},
 	} {
 		if got := sameAddr(c.a, c.b); got != c.want {
 			t.Errorf("sameAddr(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
@@ -245,4 +248,33 @@ func get(t *testing.T, url string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A service asked to listen on "0.0.0.0:P" takes the socket held for that
+// address, although Go's dual-stack socket reads "[::]:P".
+func TestInheritedWildcard(t *testing.T) {
+	h, err := Hold([]string{"0.0.0.0:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ln, err := net.FileListener(h.files["0.0.0.0:0"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	addr := "0.0.0.0:" + strconv.Itoa(port)
+	fd, err := syscall.Dup(int(h.files["0.0.0.0:0"].Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := inherited(fmt.Sprintf("%s=%d", addr, fd), addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got == nil {
+		t.Fatal("no listener")
+	}
+	got.Close()
 }

@@ -152,10 +152,10 @@ func start(o options, log *slog.Logger) error {
 		pick := func() (stackconf.Ports, error) { return stackconf.PickPorts(replicas, pgcluster.FreePort) }
 		hold := func(p stackconf.Ports) (*listenfd.Held, error) {
 			st.Ports = p
-			return listenfd.Hold(st.ListenAddrs())
+			return listenfd.Hold(st.ListenAddrs(os.Environ()...))
 		}
 		st.Ports, st.Held, err = holdFreePorts(holdAttempts, pick, hold, log)
-	} else if st.Held, err = listenfd.Hold(st.ListenAddrs()); err != nil {
+	} else if st.Held, err = listenfd.Hold(st.ListenAddrs(os.Environ()...)); errors.Is(err, syscall.EADDRINUSE) {
 		err = fmt.Errorf("%w (is another make run going?)", err)
 	}
 	if err != nil {

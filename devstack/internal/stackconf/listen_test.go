@@ -10,96 +10,110 @@ import (
 	"github.com/kejanest/kejanest/platform/listenfd"
 )
 
-// listenVars is where each service reads the address it listens on: a
-// variable holding addresses, or a host variable and a port variable.
-var listenVars = map[string]struct{ addrs, host, port []string }{
-	"devmail":   {addrs: []string{"DEVMAIL_WEB_ADDR", "DEVMAIL_SMTP_ADDR"}},
-	"darajasim": {addrs: []string{"DARAJASIM_ADDR"}},
-	"rest":      {host: []string{"PGRST_SERVER_HOST"}, port: []string{"PGRST_SERVER_PORT"}},
-	"rpc":       {host: []string{"PGRST_SERVER_HOST"}, port: []string{"PGRST_SERVER_PORT"}},
-	"authsvc":   {host: []string{"GOTRUE_API_HOST"}, port: []string{"PORT"}},
-	"realtime":  {host: []string{"REALTIME_HOST"}, port: []string{"PORT"}},
-	"storage":   {host: []string{"SERVER_HOST"}, port: []string{"SERVER_PORT"}},
-	"payments":  {host: []string{"PAYMENTS_HOST"}, port: []string{"PORT"}},
-	"gateway":   {addrs: []string{"GATEWAY_LISTEN"}},
+// serviceAddr is where each service reads the address it listens on (its
+// config package): a variable holding addresses, or a host and a port.
+// Written out here from the services' side, so a template that sets one
+// variable while devstack reads another fails.
+var serviceAddr = map[string]func(env []string) []string{
+	"devmail":   func(env []string) []string { return vars(env, "DEVMAIL_WEB_ADDR", "DEVMAIL_SMTP_ADDR") },
+	"darajasim": func(env []string) []string { return vars(env, "DARAJASIM_ADDR") },
+	"rest":      func(env []string) []string { return join(env, "PGRST_SERVER_HOST", "PGRST_SERVER_PORT") },
+	"rpc":       func(env []string) []string { return join(env, "PGRST_SERVER_HOST", "PGRST_SERVER_PORT") },
+	"authsvc":   func(env []string) []string { return join(env, "GOTRUE_API_HOST", "PORT") },
+	"realtime":  func(env []string) []string { return join(env, "REALTIME_HOST", "PORT") },
+	"storage":   func(env []string) []string { return join(env, "SERVER_HOST", "SERVER_PORT") },
+	"payments":  func(env []string) []string { return join(env, "PAYMENTS_HOST", "PORT") },
+	"gateway":   func(env []string) []string { return vars(env, "GATEWAY_LISTEN") },
 }
 
-// configured is every address a child's environment tells it to listen on.
-func configured(t *testing.T, service string, env []string) []string {
-	t.Helper()
-	v, ok := listenVars[service]
-	if !ok {
-		t.Fatalf("no listen variables known for %s", service)
-	}
+func vars(env []string, names ...string) []string {
 	var out []string
-	for _, k := range v.addrs {
-		for a := range strings.SplitSeq(lastValue(env, k), ",") {
-			out = append(out, a)
-		}
-	}
-	for i, k := range v.host {
-		out = append(out, net.JoinHostPort(lastValue(env, k), lastValue(env, v.port[i])))
+	for _, n := range names {
+		out = append(out, strings.Split(lastValue(env, n), ",")...)
 	}
 	return out
 }
 
+func join(env []string, host, port string) []string {
+	return []string{net.JoinHostPort(lastValue(env, host), lastValue(env, port))}
+}
+
+// freePort is the kernel's choice of a free loopback port.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
 // Every child is handed exactly the sockets of the addresses its own
-// environment has it listen on, as descriptors 3, 4, … in the order the
-// variable names them; so a held port always reaches the service that
-// serves it, whatever the shape of the stack.
+// environment has it listen on, overrides included, as descriptors 3, 4, …
+// in the order it names them, and devstack holds nothing else: whatever
+// the shape of the stack, a held port reaches the service that serves it,
+// and no held port stands in the way of an address an override chose.
 func TestChildrenInheritTheirOwnSockets(t *testing.T) {
 	t.Parallel()
 	for _, shape := range []struct {
 		name      string
 		replicas  int
 		inProcess bool
-	}{{"make run", 1, true}, {"separate rest and rpc", 1, false}, {"replicas", 2, false}} {
+		// environ's overrides, given the picked ports and one more port.
+		environ func(p Ports, spare int) []string
+	}{
+		{"make run", 1, true, nil},
+		{"separate rest and rpc", 1, false, nil},
+		{"replicas", 2, false, nil},
+		{"the gateway on every interface, authsvc on another port", 1, true, func(p Ports, spare int) []string {
+			return []string{"KEJANEST_GATEWAY_GATEWAY_LISTEN=0.0.0.0:" + strconv.Itoa(p.Gateway), "KEJANEST_AUTHSVC_PORT=" + strconv.Itoa(spare)}
+		}},
+	} {
 		t.Run(shape.name, func(t *testing.T) {
 			t.Parallel()
-			ports, err := PickPorts(shape.replicas, func() (int, error) {
-				ln, err := net.Listen("tcp", "127.0.0.1:0")
-				if err != nil {
-					return 0, err
-				}
-				defer ln.Close()
-				return ln.Addr().(*net.TCPAddr).Port, nil
-			})
+			ports, err := PickPorts(shape.replicas, freePort)
 			if err != nil {
 				t.Fatal(err)
 			}
+			var environ []string
+			if shape.environ != nil {
+				spare, err := freePort()
+				if err != nil {
+					t.Fatal(err)
+				}
+				environ = shape.environ(ports, spare)
+			}
 			st := Stack{Root: "/repo", BinDir: "/repo/bin", DatabaseURL: "postgres://postgres@127.0.0.1:5432/db", Ports: ports,
 				StorageDir: "/data", InProcess: shape.inProcess}
-			st.Held, err = listenfd.Hold(st.ListenAddrs())
+			st.Held, err = listenfd.Hold(st.ListenAddrs(environ...))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer st.Held.Close()
-			seen := map[string]string{}
-			for _, svc := range st.Services() {
+			var listened []string
+			for _, svc := range st.Services(environ...) {
 				service := strings.TrimPrefix(svc.Binary, "/repo/bin/")
 				var want []string
-				for _, a := range configured(t, service, svc.Env) {
+				for _, a := range serviceAddr[service](svc.Env) {
+					listened = append(listened, a)
 					if slices.Contains(st.Held.Addrs(), a) {
 						want = append(want, a)
 					} else if !strings.HasPrefix(a, "[::1]") { // held only where the machine has IPv6
 						t.Errorf("%s listens on %s, which devstack does not hold", svc.Name, a)
 					}
-					if other, ok := seen[a]; ok {
-						t.Errorf("%s and %s both listen on %s", other, svc.Name, a)
-					}
-					seen[a] = svc.Name
 				}
 				if v := lastValue(svc.Env, listenfd.Env); v != "" {
 					t.Errorf("%s: %s in its own environment, where a restart would see it too", svc.Name, listenfd.Env)
 				}
-				spec := lastValue(svc.FilesEnv, listenfd.Env)
 				var got []string
-				for i, pair := range strings.Split(spec, ",") {
-					a, fd, _ := strings.Cut(pair, "=")
-					if fd != strconv.Itoa(3+i) {
-						t.Errorf("%s: %q is not descriptor %d", svc.Name, pair, 3+i)
+				if spec := lastValue(svc.FilesEnv, listenfd.Env); spec != "" {
+					for i, pair := range strings.Split(spec, ",") {
+						a, fd, _ := strings.Cut(pair, "=")
+						if fd != strconv.Itoa(3+i) {
+							t.Errorf("%s: %q is not descriptor %d", svc.Name, pair, 3+i)
+						}
+						got = append(got, a)
 					}
-					got = append(got, a)
 				}
 				if !slices.Equal(got, want) {
 					t.Errorf("%s inherits %v, want %v", svc.Name, got, want)
@@ -108,8 +122,13 @@ func TestChildrenInheritTheirOwnSockets(t *testing.T) {
 					t.Errorf("%s gets %d files for %d sockets", svc.Name, len(svc.Files), len(want))
 				}
 			}
-			if len(seen) < len(st.Held.Addrs()) {
-				t.Errorf("%d addresses held, %d listened on: some held port reaches no service", len(st.Held.Addrs()), len(seen))
+			for _, a := range st.Held.Addrs() {
+				if !slices.Contains(listened, a) {
+					t.Errorf("%s is held but no service listens on it", a)
+				}
+			}
+			if len(slices.Compact(slices.Sorted(slices.Values(listened)))) != len(listened) {
+				t.Errorf("two children listen on one address: %v", listened)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ package stackconf
 
 import (
 	"fmt"
+	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -250,10 +251,6 @@ type Instance struct {
 	// a service that runs several.
 	Name string
 	Port int // the port it serves on (for devmail, its web page)
-	// Addrs are all the addresses it listens on (the environment of its
-	// template passes them): 127.0.0.1 and the port, and for devmail its
-	// SMTP port too, for the gateway ::1 too.
-	Addrs []string
 }
 
 // Instances lists the children of service in start order: one per replica
@@ -279,25 +276,18 @@ func (s Stack) Instances(service string) []Instance {
 		if len(ports) > 1 {
 			name = fmt.Sprintf("%s-%d", service, i+1)
 		}
-		out[i] = Instance{Service: service, Name: name, Port: port, Addrs: []string{loopback(port)}}
-		switch service {
-		case "devmail":
-			out[i].Addrs = append(out[i].Addrs, loopback(s.Ports.MailSMTP))
-		case "gateway":
-			out[i].Addrs = append(out[i].Addrs, loopback6(port))
-		}
+		out[i] = Instance{Service: service, Name: name, Port: port}
 	}
 	return out
 }
 
 // ListenAddrs lists every address the stack's children listen on, in
-// start order: what devstack binds before it starts anything (Held).
-func (s Stack) ListenAddrs() []string {
+// start order, as their environments (overrides from environ included)
+// tell them: what devstack binds before it starts anything (Held).
+func (s Stack) ListenAddrs(environ ...string) []string {
 	var out []string
-	for _, t := range s.templates() {
-		for _, in := range s.Instances(t.service) {
-			out = append(out, in.Addrs...)
-		}
+	for _, c := range s.children(environ) {
+		out = append(out, c.addrs...)
 	}
 	return out
 }
@@ -323,7 +313,29 @@ func (s Stack) upstream(service string) string {
 // environ (os.Environ() in devstack) and reach every replica of their
 // service.
 func (s Stack) Services(environ ...string) []supervise.Service {
-	var out []supervise.Service
+	children := s.children(environ)
+	out := make([]supervise.Service, len(children))
+	for i, c := range children {
+		out[i] = c.svc
+		files, inherit := s.Held.Pass(c.addrs)
+		if inherit != "" {
+			out[i].Files, out[i].FilesEnv = files, []string{inherit}
+		}
+	}
+	return out
+}
+
+// child is one child process and the addresses it listens on.
+type child struct {
+	svc   supervise.Service
+	addrs []string
+}
+
+// children lists the children in start order, each with its environment
+// (overrides from environ last) and the addresses that environment has it
+// listen on.
+func (s Stack) children(environ []string) []child {
+	var out []child
 	for _, t := range s.templates() {
 		var overrides []string
 		if t.service == "gateway" && s.InProcess {
@@ -332,17 +344,16 @@ func (s Stack) Services(environ ...string) []supervise.Service {
 		}
 		overrides = append(overrides, overridesOf(t.service, environ)...)
 		for _, in := range s.Instances(t.service) {
-			svc := supervise.Service{
-				Name:      in.Name,
-				Binary:    filepath.Join(s.BinDir, t.service),
-				Env:       append(t.env(in.Port), overrides...),
-				HealthURL: local(in.Port) + t.health,
-			}
-			files, inherit := s.Held.Pass(in.Addrs)
-			if inherit != "" {
-				svc.Files, svc.FilesEnv = files, []string{inherit}
-			}
-			out = append(out, svc)
+			env := append(t.env(in.Port), overrides...)
+			out = append(out, child{
+				svc: supervise.Service{
+					Name:      in.Name,
+					Binary:    filepath.Join(s.BinDir, t.service),
+					Env:       env,
+					HealthURL: local(in.Port) + t.health,
+				},
+				addrs: t.listen(env),
+			})
 		}
 	}
 	return out
@@ -362,11 +373,47 @@ func overridesOf(service string, environ []string) []string {
 }
 
 // template is how every child of one service is started: its environment
-// for the port it serves on, and its health path.
+// for the port it serves on, its health path, and where in its environment
+// it reads the addresses it listens on.
 type template struct {
 	service string
 	health  string
 	env     func(port int) []string
+	listen  func(env []string) []string
+}
+
+// addrVars reads addresses from variables holding comma-separated lists.
+func addrVars(names ...string) func(env []string) []string {
+	return func(env []string) []string {
+		var out []string
+		for _, n := range names {
+			for a := range strings.SplitSeq(lastValue(env, n), ",") {
+				if a = strings.TrimSpace(a); a != "" {
+					out = append(out, a)
+				}
+			}
+		}
+		return out
+	}
+}
+
+// hostPort reads one address from a host variable and a port variable.
+func hostPort(host, port string) func(env []string) []string {
+	return func(env []string) []string {
+		return []string{net.JoinHostPort(lastValue(env, host), lastValue(env, port))}
+	}
+}
+
+// lastValue is what a child sees of key in env: with duplicate keys exec
+// uses the last.
+func lastValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
 }
 
 func (s Stack) templates() []template {
@@ -390,14 +437,14 @@ func (s Stack) templates() []template {
 				"DEVMAIL_SMTP_ADDR=" + loopback(p.MailSMTP),
 				"DEVMAIL_WEB_ADDR=" + loopback(p.MailWeb),
 			}
-		}},
+		}, addrVars("DEVMAIL_WEB_ADDR", "DEVMAIL_SMTP_ADDR")},
 		// M-Pesa is the simulator locally: the payer's answer is chosen by
 		// the phone number (README, "Payments (M-Pesa)").
 		{"darajasim", "/health", func(port int) []string {
 			return []string{"DARAJASIM_ADDR=" + loopback(port)}
-		}},
-		{"rest", "/ready", pgrst},
-		{"rpc", "/ready", pgrst},
+		}, addrVars("DARAJASIM_ADDR")},
+		{"rest", "/ready", pgrst, hostPort("PGRST_SERVER_HOST", "PGRST_SERVER_PORT")},
+		{"rpc", "/ready", pgrst, hostPort("PGRST_SERVER_HOST", "PGRST_SERVER_PORT")},
 		{"authsvc", "/health", func(port int) []string {
 			env := []string{
 				"DATABASE_URL=" + authAdmin,
@@ -420,7 +467,7 @@ func (s Stack) templates() []template {
 				env = append(env, "GOTRUE_JWT_KEYS="+k.JWTKeys)
 			}
 			return env
-		}},
+		}, hostPort("GOTRUE_API_HOST", "PORT")},
 		{"realtime", "/api/health", func(port int) []string {
 			return k.withJWKS([]string{
 				"DATABASE_URL=" + authenticator,
@@ -431,7 +478,7 @@ func (s Stack) templates() []template {
 				"SUPABASE_PUBLISHABLE_KEY=" + k.PublishableKey,
 				"SUPABASE_SECRET_KEY=" + k.SecretKey,
 			})
-		}},
+		}, hostPort("REALTIME_HOST", "PORT")},
 		{"storage", "/status", func(port int) []string {
 			return k.withJWKS([]string{
 				"DATABASE_URL=" + authenticator,
@@ -447,7 +494,7 @@ func (s Stack) templates() []template {
 				"STORAGE_BACKEND=file",
 				"FILE_STORAGE_BACKEND_PATH=" + s.StorageDir,
 			})
-		}},
+		}, hostPort("SERVER_HOST", "SERVER_PORT")},
 		// The credentials, shortcode and passkey are both sides' shared
 		// development defaults; Safaricom's callback reaches payments the
 		// way it would in production, through the gateway.
@@ -460,7 +507,7 @@ func (s Stack) templates() []template {
 				"MPESA_API_BASE_URL=" + s.DarajaSimURL(),
 				"MPESA_CALLBACK_BASE_URL=" + s.GatewayURL(),
 			})
-		}},
+		}, hostPort("PAYMENTS_HOST", "PORT")},
 		{"gateway", "/health", func(int) []string {
 			// rest and rpc: their URLs, or their own settings for the
 			// pipeline the gateway runs itself.
@@ -481,6 +528,6 @@ func (s Stack) templates() []template {
 				"SUPABASE_PUBLISHABLE_KEY="+k.PublishableKey,
 				"SUPABASE_SECRET_KEY="+k.SecretKey,
 			))
-		}},
+		}, addrVars("GATEWAY_LISTEN")},
 	}
 }

@@ -1,7 +1,6 @@
 package stackconf
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -19,17 +18,6 @@ func envOf(t *testing.T, svcs []serviceEnv, name string) []string {
 type serviceEnv struct {
 	name string
 	env  []string
-}
-
-// lastValue is what a child sees: with duplicate keys exec uses the last.
-func lastValue(env []string, key string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
 }
 
 func TestOverridesReachOnlyTheirService(t *testing.T) {
