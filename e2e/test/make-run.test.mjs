@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -145,5 +145,31 @@ describe('make run', { timeout: 400_000 }, () => {
     assert.equal(await ctrlC(second.child), 0, `devstack exit code\n${second.stderr()}`);
     running.delete(second.child);
     t.diagnostic(`banner after ${first.tookMs} ms on the first run, ${second.tookMs} ms on the second`);
+  });
+
+  test('stops at once, naming the port, when a documented port is taken', { timeout: 60_000 }, async () => {
+    // devstack binds every port before it starts anything (platform/listenfd),
+    // so a taken one is reported before PostgreSQL or any service starts.
+    const squatter = createServer();
+    squatter.listen(54324, '127.0.0.1');
+    await once(squatter, 'listening');
+    try {
+      const pgPort = await freePort();
+      const env = { ...process.env, POSTGRES_PORT: String(pgPort), LOG_LEVEL: 'warn' };
+      delete env.DATABASE_URL;
+      const began = Date.now();
+      const child = spawn(join(root, 'bin', 'devstack'), ['-root', root], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d) => { err += d; });
+      const [code] = await once(child, 'exit');
+      assert.notEqual(code, 0, 'devstack exits with an error');
+      assert.match(err, /devstack: listen tcp 127\.0\.0\.1:54324: bind: address already in use \(is another make run going\?\)/,
+        `devstack's own error names the port:\n${err}`);
+      assert.ok(Date.now() - began < 10_000, `it stopped after ${Date.now() - began} ms`);
+      assert.equal(await listening(pgPort), false, 'the embedded PostgreSQL was not started');
+      assert.equal(await listening(54321), false, 'the gateway was not started');
+    } finally {
+      squatter.close();
+    }
   });
 });
