@@ -4,6 +4,7 @@ package miniotest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -55,44 +56,84 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
+// Test credentials of every server Start runs.
+const (
+	user = "kejanest-test"
+	pass = "kejanest-test-secret"
+)
+
+// startAttempts bounds how often Start picks fresh ports.
+const startAttempts = 3
+
+// errExited is a server that ended before it answered its health check:
+// most likely its port was taken after it was picked (MinIO then exits,
+// "Specified port is already in use").
+var errExited = errors.New("minio exited during start-up")
+
 // Start runs MinIO on a free loopback port with a temp data dir until
-// the test ends, and returns its endpoint.
-func Start(t testing.TB) (endpoint, user, pass string) {
+// the test ends, and returns its endpoint. A picked port is only free until
+// someone binds it, so a server that exits during start-up is started again
+// on fresh ports.
+func Start(t testing.TB) (endpoint, username, password string) {
 	t.Helper()
 	bin := binary(t)
-	port, cport := freePort(t), freePort(t)
-	user, pass = "kejanest-test", "kejanest-test-secret"
+	for attempt := 1; ; attempt++ {
+		endpoint, err := startOn(t, bin, freePort(t), freePort(t))
+		if err == nil {
+			return endpoint, user, pass
+		}
+		if attempt == startAttempts || !errors.Is(err, errExited) {
+			t.Fatal(err)
+		}
+		t.Logf("starting MinIO again on fresh ports: %v", err)
+	}
+}
+
+// startOn runs the server on port (its console on cport) and waits until
+// it answers its health check, it exits (errExited), or a minute passes.
+// The server is stopped when the test ends.
+func startOn(t testing.TB, bin string, port, cport int) (string, error) {
 	cmd := exec.Command(bin, "server", t.TempDir(), "--address", fmt.Sprintf("127.0.0.1:%d", port),
 		"--console-address", fmt.Sprintf("127.0.0.1:%d", cport), "--quiet")
 	cmd.Env = append(os.Environ(), "MINIO_ROOT_USER="+user, "MINIO_ROOT_PASSWORD="+pass, "MINIO_BROWSER=off", "MINIO_UPDATE=off")
+	// Read only once the server has ended: os/exec copies into it until then.
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return "", fmt.Errorf("start minio: %w", err)
 	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
 		select {
-		case <-done:
+		case <-exited:
 		case <-time.After(10 * time.Second):
 			_ = cmd.Process.Kill()
-			<-done
+			<-exited
 		}
 	})
-	endpoint = fmt.Sprintf("http://127.0.0.1:%d", port)
+	endpoint := fmt.Sprintf("http://127.0.0.1:%d", port)
+	// A stranger's socket on the port may accept and never answer.
+	client := &http.Client{Timeout: 2 * time.Second}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		resp, err := http.Get(endpoint + "/minio/health/live")
+		select {
+		case <-exited:
+			return "", fmt.Errorf("%w (%s):\n%s", errExited, cmd.ProcessState, log.String())
+		default:
+		}
+		resp, err := client.Get(endpoint + "/minio/health/live")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return endpoint, user, pass
+				return endpoint, nil
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("minio not ready:\n%s", log.String())
+			_ = cmd.Process.Kill()
+			<-exited
+			return "", fmt.Errorf("minio not ready after a minute:\n%s", log.String())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
