@@ -46,33 +46,34 @@ export function ensureMinio() {
  * @property {() => Promise<void>} stop
  */
 
-/** Starts MinIO; call stop() when done. @returns {Promise<Minio>} */
+const START_ATTEMPTS = 3;
+
+/** A MinIO that ended before it answered: most likely its picked port was taken since. */
+class MinioExited extends Error {}
+
+/**
+ * Starts MinIO; call stop() when done. A picked port is only free until
+ * someone binds it, and MinIO exits when it cannot ("Specified port is
+ * already in use"), so a server that exits during start-up is started
+ * again on fresh ports. @returns {Promise<Minio>}
+ */
 export async function startMinio() {
   const bin = ensureMinio();
   const dataDir = mkdtempSync(join(tmpdir(), 'kejanest-minio-'));
-  const [port, consolePort] = [await freePort(), await freePort()];
   const accessKey = 'kejanest-test';
   const secretKey = 'kejanest-test-secret-key';
-  const child = spawn(bin, ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'], {
-    env: { ...process.env, MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout.on('data', (d) => { log += d; });
-  child.stderr.on('data', (d) => { log += d; });
-  const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`minio exited with ${child.exitCode}\n${log}`);
+  let child;
+  let endpoint;
+  for (let attempt = 1; ; attempt++) {
     try {
-      const res = await fetch(`${endpoint}/minio/health/live`);
-      if (res.ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`minio not ready within ${READY_TIMEOUT_MS} ms\n${log}`);
+      ({ child, endpoint } = await startOn(bin, dataDir, accessKey, secretKey, await freePort(), await freePort()));
+      break;
+    } catch (err) {
+      if (!(err instanceof MinioExited) || attempt === START_ATTEMPTS) {
+        rmSync(dataDir, { recursive: true, force: true });
+        throw err;
+      }
     }
-    await new Promise((r) => setTimeout(r, 200));
   }
   let stopped = false;
   return {
@@ -87,6 +88,32 @@ export async function startMinio() {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs MinIO on port and waits until it answers its health check. */
+async function startOn(bin, dataDir, accessKey, secretKey, port, consolePort) {
+  const child = spawn(bin, ['server', dataDir, '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'], {
+    env: { ...process.env, MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (d) => { log += d; });
+  child.stderr.on('data', (d) => { log += d; });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) throw new MinioExited(`minio exited with ${child.exitCode}\n${log}`);
+    try {
+      // A stranger's socket on the port may accept and never answer.
+      const res = await fetch(`${endpoint}/minio/health/live`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return { child, endpoint };
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`minio not ready within ${READY_TIMEOUT_MS} ms\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /**
