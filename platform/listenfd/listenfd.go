@@ -119,7 +119,7 @@ func Hold(addrs []string) (*Held, error) {
 		}
 		f, err := bind(a)
 		if err != nil {
-			if isIPv6(a) && (errors.Is(err, syscall.EADDRNOTAVAIL) || errors.Is(err, syscall.EAFNOSUPPORT)) {
+			if IsIPv6(a) && (errors.Is(err, syscall.EADDRNOTAVAIL) || errors.Is(err, syscall.EAFNOSUPPORT)) {
 				continue
 			}
 			h.Close()
@@ -191,7 +191,10 @@ func (h *Held) Close() {
 	}
 }
 
-func isIPv6(addr string) bool {
+// IsIPv6 reports whether addr is an IPv6 address and port ("[::1]:80"),
+// which a host without IPv6 cannot open: Hold leaves such an address out,
+// as the gateway does when it binds for itself.
+func IsIPv6(addr string) bool {
 	ap, err := netip.ParseAddrPort(addr)
 	return err == nil && ap.Addr().Is6() && !ap.Addr().Is4In6()
 }

@@ -278,3 +278,22 @@ func TestInheritedWildcard(t *testing.T) {
 	}
 	got.Close()
 }
+
+func TestIsIPv6(t *testing.T) {
+	for _, c := range []struct {
+		addr string
+		want bool
+	}{
+		{"[::1]:54321", true},
+		{"[::]:80", true},
+		{"127.0.0.1:54321", false},
+		{"0.0.0.0:80", false},
+		{"[::ffff:127.0.0.1]:80", false}, // an IPv4 address written as IPv6
+		{"localhost:80", false},
+		{"::1", false}, // no port
+	} {
+		if got := IsIPv6(c.addr); got != c.want {
+			t.Errorf("IsIPv6(%q) = %v, want %v", c.addr, got, c.want)
+		}
+	}
+}

@@ -234,7 +234,7 @@ func (s Stack) DarajaSimURL() string { return local(s.Ports.DarajaSim) }
 // MailboxURL is the development mailbox's page.
 func (s Stack) MailboxURL() string { return local(s.Ports.MailWeb) }
 
-func local(port int) string { return "http://127.0.0.1:" + strconv.Itoa(port) }
+func local(port int) string { return "http://" + loopback(port) }
 
 // OverridePrefix starts the variables that reach one service only:
 // KEJANEST_<SERVICE>_<NAME>=v in devstack's environment becomes NAME=v for

@@ -355,7 +355,7 @@ func Listen(ctx context.Context, addrs []string, log *slog.Logger) ([]net.Listen
 			lns = append(lns, ln)
 			continue
 		}
-		if isIPv6(a) {
+		if listenfd.IsIPv6(a) {
 			log.Warn("listen address unavailable, continuing without it", "addr", a, "error", err.Error())
 			skipped = append(skipped, fmt.Errorf("listen %s: %w", a, err))
 			continue
@@ -367,15 +367,6 @@ func Listen(ctx context.Context, addrs []string, log *slog.Logger) ([]net.Listen
 		return nil, fmt.Errorf("no listen address could be opened: %w", errors.Join(skipped...))
 	}
 	return lns, nil
-}
-
-func isIPv6(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.To4() == nil
 }
 
 func closeAll(lns []net.Listener) {
