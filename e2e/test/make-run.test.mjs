@@ -61,6 +61,14 @@ async function makeRun(root, env) {
   return { child, banner, tookMs: Date.now() - began, stderr: () => err };
 }
 
+/** A newcomer's environment: no DATABASE_URL, the embedded cluster on a free port. */
+async function newcomerEnv() {
+  const pgPort = await freePort();
+  const env = { ...process.env, POSTGRES_PORT: String(pgPort), LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  return { env, pgPort };
+}
+
 /** Sends Ctrl-C's signal and waits for the exit; returns the exit code. */
 async function ctrlC(child) {
   if (child.exitCode !== null) return child.exitCode;
@@ -97,9 +105,7 @@ describe('make run', { timeout: 400_000 }, () => {
     for (const port of [54321, 3000, 3001, 9999, 4000, 5000]) {
       assert.equal(await listening(port), false, `port ${port} is taken: stop whatever holds it (another make run?)`);
     }
-    const pgPort = await freePort();
-    const env = { ...process.env, POSTGRES_PORT: String(pgPort), LOG_LEVEL: 'warn' };
-    delete env.DATABASE_URL;
+    const { env, pgPort } = await newcomerEnv();
 
     const first = await makeRun(root, env);
     running.add(first.child);
@@ -154,17 +160,14 @@ describe('make run', { timeout: 400_000 }, () => {
     squatter.listen(54324, '127.0.0.1');
     await once(squatter, 'listening');
     try {
-      const pgPort = await freePort();
-      const env = { ...process.env, POSTGRES_PORT: String(pgPort), LOG_LEVEL: 'warn' };
-      delete env.DATABASE_URL;
+      const { env, pgPort } = await newcomerEnv();
       const began = Date.now();
-      const child = spawn(join(root, 'bin', 'devstack'), ['-root', root], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let err = '';
-      child.stderr.on('data', (d) => { err += d; });
-      const [code] = await once(child, 'exit');
-      assert.notEqual(code, 0, 'devstack exits with an error');
-      assert.match(err, /devstack: listen tcp 127\.0\.0\.1:54324: bind: address already in use \(is another make run going\?\)/,
-        `devstack's own error names the port:\n${err}`);
+      await assert.rejects(makeRun(root, env), (err) => {
+        assert.match(err.message, /^devstack exited with [1-9]\d* before its banner/, 'devstack exits with an error');
+        assert.match(err.message, /devstack: listen tcp 127\.0\.0\.1:54324: bind: address already in use \(is another make run going\?\)/,
+          `devstack's own error names the port:\n${err.message}`);
+        return true;
+      });
       assert.ok(Date.now() - began < 10_000, `it stopped after ${Date.now() - began} ms`);
       assert.equal(await listening(pgPort), false, 'the embedded PostgreSQL was not started');
       assert.equal(await listening(54321), false, 'the gateway was not started');

@@ -66,41 +66,43 @@ func TestSameAddr(t *testing.T) {
 	}
 }
 
-// socketFile listens on a port of its own and returns its address and the
-// socket as a file (what Hold keeps for a child).
-func socketFile(t *testing.T) (string, *os.File) {
+// socketFile listens on host and a port of its own (what Hold keeps for a
+// child) and returns host with that port, and the socket as a file.
+func socketFile(t *testing.T, host string) (string, *os.File) {
 	t.Helper()
-	h, err := Hold([]string{"127.0.0.1:0"})
+	h, err := Hold([]string{host + ":0"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(h.Close)
-	f := h.files["127.0.0.1:0"]
+	f := h.files[host+":0"]
 	ln, err := net.FileListener(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	return ln.Addr().String(), f
+	return net.JoinHostPort(host, strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)), f
+}
+
+// dup copies f's descriptor: inherited closes the one it is given (its
+// listener has a copy), as a child does with the one it inherits.
+func dup(t *testing.T, f *os.File) int {
+	t.Helper()
+	fd, err := syscall.Dup(int(f.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fd
 }
 
 func TestInherited(t *testing.T) {
-	addr, sock := socketFile(t)
-	other, otherSock := socketFile(t)
+	addr, sock := socketFile(t, "127.0.0.1")
+	other, otherSock := socketFile(t, "127.0.0.1")
 	notSocket, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer notSocket.Close()
-	// inherited closes the descriptor it is given (its listener has a copy),
-	// as a child does with the one it inherits; each case gets a copy.
-	dup := func(f *os.File) int {
-		fd, err := syscall.Dup(int(f.Fd()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fd
-	}
 	for _, c := range []struct {
 		name    string
 		spec    func() string
@@ -108,16 +110,16 @@ func TestInherited(t *testing.T) {
 		wantErr string // or an error holding this
 	}{
 		{"no variable", func() string { return "" }, false, ""},
-		{"another address only", func() string { return fmt.Sprintf("%s=%d", other, dup(otherSock)) }, false, ""},
-		{"the address", func() string { return fmt.Sprintf("%s=%d", addr, dup(sock)) }, true, ""},
+		{"another address only", func() string { return fmt.Sprintf("%s=%d", other, dup(t, otherSock)) }, false, ""},
+		{"the address", func() string { return fmt.Sprintf("%s=%d", addr, dup(t, sock)) }, true, ""},
 		{"the address after another", func() string {
-			return fmt.Sprintf("%s=%d,%s=%d", other, dup(otherSock), addr, dup(sock))
+			return fmt.Sprintf("%s=%d,%s=%d", other, dup(t, otherSock), addr, dup(t, sock))
 		}, true, ""},
 		{"no descriptor", func() string { return addr }, false, "not address=descriptor"},
 		{"a word for the descriptor", func() string { return addr + "=three" }, false, "not a descriptor"},
 		{"stdin's descriptor", func() string { return addr + "=0" }, false, "not a descriptor"},
-		{"a file that is no socket", func() string { return fmt.Sprintf("%s=%d", addr, dup(notSocket)) }, false, "inherited socket"},
-		{"a socket on another address", func() string { return fmt.Sprintf("%s=%d", addr, dup(otherSock)) }, false, "listens on " + other},
+		{"a file that is no socket", func() string { return fmt.Sprintf("%s=%d", addr, dup(t, notSocket)) }, false, "inherited socket"},
+		{"a socket on another address", func() string { return fmt.Sprintf("%s=%d", addr, dup(t, otherSock)) }, false, "listens on " + other},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ln, err := inherited(c.spec(), addr)
@@ -253,23 +255,8 @@ func get(t *testing.T, url string) string {
 // A service asked to listen on "0.0.0.0:P" takes the socket held for that
 // address, although Go's dual-stack socket reads "[::]:P".
 func TestInheritedWildcard(t *testing.T) {
-	h, err := Hold([]string{"0.0.0.0:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	ln, err := net.FileListener(h.files["0.0.0.0:0"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	addr := "0.0.0.0:" + strconv.Itoa(port)
-	fd, err := syscall.Dup(int(h.files["0.0.0.0:0"].Fd()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := inherited(fmt.Sprintf("%s=%d", addr, fd), addr)
+	addr, sock := socketFile(t, "0.0.0.0")
+	got, err := inherited(fmt.Sprintf("%s=%d", addr, dup(t, sock)), addr)
 	if err != nil {
 		t.Fatal(err)
 	}

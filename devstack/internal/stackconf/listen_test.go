@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kejanest/kejanest/platform/listenfd"
+	"github.com/kejanest/kejanest/platform/pgcluster"
 )
 
 // serviceAddr is where each service reads the address it listens on (its
@@ -38,16 +39,6 @@ func join(env []string, host, port string) []string {
 	return []string{net.JoinHostPort(lastValue(env, host), lastValue(env, port))}
 }
 
-// freePort is the kernel's choice of a free loopback port.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
 // Every child is handed exactly the sockets of the addresses its own
 // environment has it listen on, overrides included, as descriptors 3, 4, …
 // in the order it names them, and devstack holds nothing else: whatever
@@ -71,13 +62,13 @@ func TestChildrenInheritTheirOwnSockets(t *testing.T) {
 	} {
 		t.Run(shape.name, func(t *testing.T) {
 			t.Parallel()
-			ports, err := PickPorts(shape.replicas, freePort)
+			ports, err := PickPorts(shape.replicas, pgcluster.FreePort)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var environ []string
 			if shape.environ != nil {
-				spare, err := freePort()
+				spare, err := pgcluster.FreePort()
 				if err != nil {
 					t.Fatal(err)
 				}

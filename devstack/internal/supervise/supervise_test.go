@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kejanest/kejanest/platform/listenfd"
 )
 
 // The test binary doubles as the child process: with SUPERVISE_HELPER set it
@@ -23,14 +25,10 @@ func TestMain(m *testing.M) {
 		os.Exit(m.Run())
 	case "serve":
 		fmt.Println("helper starting")
-		var l net.Listener
-		var err error
-		if os.Getenv("HELPER_INHERITS") != "" {
-			// Descriptor 3: the first of Service.Files.
-			l, err = net.FileListener(os.NewFile(3, "inherited"))
+		// As every service does: the socket handed down, if any.
+		l, err := listenfd.Listen(context.Background(), os.Getenv("ADDR"))
+		if os.Getenv(listenfd.Env) != "" {
 			fmt.Println("serving on the inherited socket")
-		} else {
-			l, err = net.Listen("tcp", os.Getenv("ADDR"))
 		}
 		if err != nil {
 			fmt.Println("fatal:", err)
@@ -199,18 +197,14 @@ func TestGroupRestartsAKilledProcess(t *testing.T) {
 func restartKilled(t *testing.T, inherits bool) {
 	addr := freeAddr(t)
 	svc := Service{Name: "helper", Binary: os.Args[0], Env: []string{"SUPERVISE_HELPER=serve", "ADDR=" + addr}, HealthURL: "http://" + addr + "/health"}
-	var held *os.File
+	var held *listenfd.Held
 	if inherits {
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
+		var err error
+		if held, err = listenfd.Hold([]string{addr}); err != nil {
 			t.Fatal(err)
 		}
-		held, err = ln.(*net.TCPListener).File()
-		ln.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		svc.Files, svc.FilesEnv = []*os.File{held}, []string{"HELPER_INHERITS=1"}
+		files, env := held.Pass([]string{addr})
+		svc.Files, svc.FilesEnv = files, []string{env}
 	}
 	procs, err := StartAll(context.Background(), []Service{svc}, t.TempDir(), 10*time.Second)
 	if err != nil {
