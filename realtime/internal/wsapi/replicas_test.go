@@ -355,7 +355,12 @@ func TestPresenceReplicaLateStartCrashAndReturn(t *testing.T) {
 	if p := payload(expect(t, b, "alice's leave after the timeout", event("presence_diff"))); !strings.Contains(p, `"joins":{},"leaves":{"alice":`) {
 		t.Fatalf("leave diff = %s", p)
 	}
-	if took := time.Since(cut); took < timeout/2 || took > 3*timeout {
+	// Not at once (the dropped connections say nothing), and within a
+	// heartbeat period of the timeout plus the database rounds of B's reap
+	// and of the notice, which on a loaded machine (go test ./... runs the
+	// 100k-row seeds beside this) have taken seconds. That reap applies
+	// exactly the timeout it is given is presence's TestReapHonoursTheTimeout.
+	if took := time.Since(cut); took < timeout/2 || took > timeout+timeout/3+5*time.Second {
 		t.Fatalf("alice left %v after A died, want about the timeout (%v)", took, timeout)
 	}
 	if _, s := joinPresence(t, rb.URL, "carol"); len(s) != 1 || len(s["bob"].Metas) != 1 {
