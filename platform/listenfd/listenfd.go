@@ -69,6 +69,11 @@ func inherited(spec, addr string) (net.Listener, error) {
 		if err != nil || fd < firstFD {
 			return nil, fmt.Errorf("%s: %q is not a descriptor for %s", Env, pair[i+1:], addr)
 		}
+		// A socket reserved for a restart (Reserve) is bound, not yet
+		// listening.
+		if err := startListening(fd); err != nil {
+			return nil, fmt.Errorf("inherited socket %d for %s: listen: %w", fd, addr, err)
+		}
 		f := os.NewFile(uintptr(fd), addr)
 		ln, err := net.FileListener(f)
 		// FileListener works on a copy of the descriptor.
@@ -101,8 +106,8 @@ func sameAddr(a, b string) bool {
 	return a == b
 }
 
-// Held is a set of bound, listening sockets kept for children not yet
-// started. The zero value holds nothing.
+// Held is a set of bound sockets kept for children not yet started:
+// listening (Hold) or only bound (Reserve). The zero value holds nothing.
 type Held struct {
 	files map[string]*os.File // by address, as Hold was given it
 }
@@ -128,6 +133,31 @@ func Hold(addrs []string) (*Held, error) {
 		h.files[a] = f
 	}
 	return h, nil
+}
+
+// Reserve binds every address it can without listening on it, for a
+// service that is about to be started again: while it is down its ports
+// refuse connections, as free ports do (the gateway sends them to another
+// replica at once), yet no outgoing connection can be given one of them
+// as its local port. The restart inherits the sockets (Pass) and listens
+// on them (Listen). An address that cannot be reserved (taken in the
+// moment since the service died, not an IP address) is left out, and
+// the error names it; the restart then binds that one for itself.
+func Reserve(addrs []string) (*Held, error) {
+	h := &Held{files: make(map[string]*os.File, len(addrs))}
+	var errs []error
+	for _, a := range addrs {
+		if _, ok := h.files[a]; ok {
+			continue
+		}
+		f, err := reserve(a)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		h.files[a] = f
+	}
+	return h, errors.Join(errs...)
 }
 
 // bind listens on addr and returns the socket as a file; the listener

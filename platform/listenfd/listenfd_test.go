@@ -213,26 +213,45 @@ func TestHoldAndPass(t *testing.T) {
 		t.Fatalf("nil Pass = %v, %q", files, env)
 	}
 
-	for round := range 2 {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), childEnv+"="+addr, env)
-		cmd.ExtraFiles = files
-		cmd.Stderr = os.Stderr
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
+	for range 2 { // as a first start and a restart would
+		runChild(t, addr, files, env, nil)
+	}
+}
+
+// runChild starts the test binary as a child serving on addr through
+// Listen, with files and env as Pass gives them, calls started (if any)
+// once the child has its descriptors, checks that the child is the one
+// answering on addr, and ends it.
+func runChild(t *testing.T, addr string, files []*os.File, env string, started func()) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+addr, env)
+	cmd.ExtraFiles = files
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if started != nil {
+		started()
+	}
+	// A reserved socket refuses connections until the child listens.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
 		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		body := get(t, "http://"+addr)
-		if body != strconv.Itoa(cmd.Process.Pid) {
-			t.Errorf("round %d: answered by %q, want the child %d", round, body, cmd.Process.Pid)
-		}
-		stdin.Close()
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("round %d: child: %v", round, err)
-		}
+	}
+	if body := get(t, "http://"+addr); body != strconv.Itoa(cmd.Process.Pid) {
+		t.Errorf("answered by %q, want the child %d", body, cmd.Process.Pid)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v", err)
 	}
 }
 

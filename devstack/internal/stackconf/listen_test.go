@@ -84,8 +84,14 @@ func TestChildrenInheritTheirOwnSockets(t *testing.T) {
 			var listened []string
 			for _, svc := range st.Services(environ...) {
 				service := strings.TrimPrefix(svc.Binary, "/repo/bin/")
+				addrs := serviceAddr[service](svc.Env)
+				// What a restart has reserved for it: every address the
+				// service reads, held at first or not.
+				if !slices.Equal(svc.Listens, addrs) {
+					t.Errorf("%s: Listens %v, want %v", svc.Name, svc.Listens, addrs)
+				}
 				var want []string
-				for _, a := range serviceAddr[service](svc.Env) {
+				for _, a := range addrs {
 					listened = append(listened, a)
 					if slices.Contains(st.Held.Addrs(), a) {
 						want = append(want, a)

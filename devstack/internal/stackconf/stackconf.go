@@ -317,6 +317,7 @@ func (s Stack) Services(environ ...string) []supervise.Service {
 	out := make([]supervise.Service, len(children))
 	for i, c := range children {
 		out[i] = c.svc
+		out[i].Listens = c.addrs
 		files, inherit := s.Held.Pass(c.addrs)
 		if inherit != "" {
 			out[i].Files, out[i].FilesEnv = files, []string{inherit}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/kejanest/kejanest/platform/listenfd"
 )
 
 // ErrCrashLoop is returned by Group.Run when a service crashed more often
@@ -35,8 +37,11 @@ type instance interface {
 
 // member is one service of a Group and its current run.
 type member struct {
-	name   string
-	launch func() (instance, error)
+	name string
+	// launch starts a run, with the sockets reserved for it (nil for
+	// none).
+	launch  func(reserved *listenfd.Held) (instance, error)
+	listens []string
 
 	// cur is read by Stop, so it changes only under Group.mu; the other
 	// fields belong to the member's own keep loop.
@@ -64,15 +69,22 @@ func NewGroup(procs []*Process, policy Policy, log *slog.Logger) *Group {
 	now := time.Now()
 	for _, p := range procs {
 		svc, logDir := p.Service, filepath.Dir(p.LogPath())
-		// A restart binds its ports itself: devstack lets go of the
-		// sockets it handed down once the stack is up, so that a crashed
-		// service's port refuses connections (and the gateway sends them
-		// to another replica at once) instead of queueing them for the
-		// restart, or for ever in a crash loop.
+		// devstack lets go of the listening sockets it handed down once
+		// the stack is up, so that a crashed service's port refuses
+		// connections (and the gateway sends them to another replica at
+		// once) instead of queueing them for the restart, or for ever in
+		// a crash loop. A restart gets the sockets keep reserved for it.
 		svc.Files, svc.FilesEnv = nil, nil
 		g.members = append(g.members, &member{
-			name:    svc.Name,
-			launch:  func() (instance, error) { return Start(svc, logDir) },
+			name: svc.Name,
+			launch: func(reserved *listenfd.Held) (instance, error) {
+				run := svc
+				if files, env := reserved.Pass(svc.Listens); env != "" {
+					run.Files, run.FilesEnv = files, []string{env}
+				}
+				return Start(run, logDir)
+			},
+			listens: svc.Listens,
 			cur:     p,
 			readyAt: now,
 		})
@@ -151,12 +163,21 @@ func (g *Group) keep(ctx context.Context, m *member) error {
 			return nil
 		}
 		crashed := time.Now()
+		// At once, before the delay: until a service binds its port, an
+		// outgoing connection may be given that port as its local one
+		// (54321, 54324 and 54325 lie in Linux's ephemeral range), and the
+		// restart would then fail on it.
+		reserved, err := listenfd.Reserve(m.listens)
+		if err != nil {
+			g.log.Warn("could not keep a crashed service's port for its restart; the restart binds it", "child", m.name, "err", err)
+		}
 		var uptime time.Duration
 		if !m.readyAt.IsZero() {
 			uptime = crashed.Sub(m.readyAt)
 		}
 		v := g.policy.decide(&m.crashes, crashed, uptime)
 		if v.giveUp {
+			reserved.Close()
 			g.log.Error("service keeps crashing; giving up and stopping the stack", "child", m.name, "pid", inst.PID(),
 				"exit", inst.ExitStatus(), "crashes", v.recent, "window", g.policy.Window.String(), "log", inst.LogPath())
 			return fmt.Errorf("%w: %s exited %d times within %v, the last time with %s; its log (%s) ends with:\n%s",
@@ -168,10 +189,11 @@ func (g *Group) keep(ctx context.Context, m *member) error {
 			"restart", m.restarts, "crashes", v.recent, "delay", v.delay.String(), "log", inst.LogPath())
 		select {
 		case <-ctx.Done():
+			reserved.Close()
 			return nil
 		case <-time.After(v.delay):
 		}
-		next, err := g.relaunch(ctx, m)
+		next, err := g.relaunch(ctx, m, reserved)
 		if ctx.Err() != nil || g.isStopping() {
 			return nil
 		}
@@ -185,16 +207,20 @@ func (g *Group) keep(ctx context.Context, m *member) error {
 	}
 }
 
-// relaunch starts m again and waits for its health. The instance it returns
-// has exited (or been stopped) whenever err is not nil, so keep's next wait
-// sees it as the next crash.
-func (g *Group) relaunch(ctx context.Context, m *member) (instance, error) {
+// relaunch starts m again, handing it the sockets reserved for it, and
+// waits for its health. The instance it returns has exited (or been
+// stopped) whenever err is not nil, so keep's next wait sees it as the next
+// crash. reserved is closed once the child has its copies: if the restart
+// dies too, its port must refuse connections, not queue them.
+func (g *Group) relaunch(ctx context.Context, m *member, reserved *listenfd.Held) (instance, error) {
+	defer reserved.Close()
 	g.mu.Lock()
 	if g.stopping {
 		g.mu.Unlock()
 		return nil, errStopping
 	}
-	inst, err := m.launch()
+	inst, err := m.launch(reserved)
+	reserved.Close()
 	if err != nil {
 		g.mu.Unlock()
 		return failedStart{err: err}, err

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kejanest/kejanest/platform/listenfd"
 )
 
 // fakeRun is one run of a fake service. Its mode says how it behaves when
@@ -93,7 +95,7 @@ func newFakeService(name string, script ...string) *fakeService {
 	return s
 }
 
-func (s *fakeService) launch() (instance, error) {
+func (s *fakeService) launch(*listenfd.Held) (instance, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	mode := s.script[min(s.attempts, len(s.script)-1)]

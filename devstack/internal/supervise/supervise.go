@@ -32,6 +32,10 @@ type Service struct {
 	// (platform/listenfd). Only the first start gets them (see NewGroup).
 	Files    []*os.File
 	FilesEnv []string
+	// Listens are the addresses the child serves on: when it exits
+	// unasked, Group reserves them until its restart, which inherits
+	// them.
+	Listens []string
 }
 
 // Process is a started service.

@@ -181,10 +181,10 @@ func TestStopKillsAfterGrace(t *testing.T) {
 
 func TestGroupRestartsAKilledProcess(t *testing.T) {
 	t.Parallel()
-	for _, inherits := range []bool{false, true} {
-		t.Run(fmt.Sprintf("inherits a socket %v", inherits), func(t *testing.T) {
+	for _, tc := range []struct{ inherits, reserves bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		t.Run(fmt.Sprintf("inherits a socket %v, reserves %v", tc.inherits, tc.reserves), func(t *testing.T) {
 			t.Parallel()
-			restartKilled(t, inherits)
+			restartKilled(t, tc.inherits, tc.reserves)
 		})
 	}
 }
@@ -192,11 +192,18 @@ func TestGroupRestartsAKilledProcess(t *testing.T) {
 // restartKilled starts a helper, kills it and waits for the group to start
 // it again. With inherits, the first start serves on a socket the test
 // bound and hands down (Service.Files, as devstack does), which the test
-// then lets go of: the restart must bind the port itself, so it must get
-// neither the files nor their environment again.
-func restartKilled(t *testing.T, inherits bool) {
+// then lets go of: the restart must not get those files or their
+// environment again. With reserves, the service names its address
+// (Service.Listens, as devstack does), and the restart serves on the
+// socket reserved for it (that a reserved port is bound is listenfd's
+// TestReserve); without, the restart binds the port itself. Either way
+// the port refuses connections while the helper is down.
+func restartKilled(t *testing.T, inherits, reserves bool) {
 	addr := freeAddr(t)
 	svc := Service{Name: "helper", Binary: os.Args[0], Env: []string{"SUPERVISE_HELPER=serve", "ADDR=" + addr}, HealthURL: "http://" + addr + "/health"}
+	if reserves {
+		svc.Listens = []string{addr}
+	}
 	var held *listenfd.Held
 	if inherits {
 		var err error
@@ -217,7 +224,8 @@ func restartKilled(t *testing.T, inherits bool) {
 		}
 	}
 	logs := &logRecorder{}
-	g := NewGroup(procs, Policy{FirstDelay: 10 * time.Millisecond, MaxDelay: time.Second, StableAfter: time.Minute,
+	// Long enough to look at the port between the crash and the restart.
+	g := NewGroup(procs, Policy{FirstDelay: time.Second, MaxDelay: time.Second, StableAfter: time.Minute,
 		MaxCrashes: 3, Window: time.Minute, ReadyTimeout: 10 * time.Second}, slog.New(logs))
 	ctx, cancel := context.WithCancel(context.Background())
 	result := make(chan error, 1)
@@ -236,6 +244,11 @@ func restartKilled(t *testing.T, inherits bool) {
 	if err := syscall.Kill(procs[0].PID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	waitFor(t, "the helper's exit is seen", func() bool { return len(logs.values(restarting, "exit")) == 1 })
+	if c, err := net.DialTimeout("tcp", addr, 5*time.Second); err == nil {
+		c.Close()
+		t.Fatal("the crashed helper's port accepted a connection")
+	}
 	waitFor(t, "the helper is restarted and ready", func() bool {
 		return len(logs.values("service restarted and ready", "child")) == 1
 	})
@@ -250,5 +263,15 @@ func restartKilled(t *testing.T, inherits bool) {
 	resp.Body.Close()
 	if pids := logs.values("service restarted and ready", "pid"); pids[0] == strconv.Itoa(procs[0].PID()) {
 		t.Errorf("the restarted helper has the old pid %s", pids[0])
+	}
+	want := 0
+	if inherits {
+		want++
+	}
+	if reserves {
+		want++
+	}
+	if got := strings.Count(procs[0].Tail(20), "serving on the inherited socket"); got != want {
+		t.Errorf("runs on a socket handed down: %d, want %d\n%s", got, want, procs[0].Tail(20))
 	}
 }
