@@ -10,7 +10,10 @@
 // its local one, and the service then fails with "address already in use".
 // A bound port is never handed out that way, so devstack binds every port
 // before it does anything else, and each child serves on the socket it is
-// handed: there is no moment in which the port is free.
+// handed: there is no moment in which the port is free. When a child
+// dies, devstack binds its ports again at once without listening
+// (Reserve), so they refuse connections while it is down, and the restart
+// listens on those sockets.
 //
 // The protocol is systemd's socket activation in spirit (the descriptors
 // follow stdin, stdout and stderr), with the sockets named by address in

@@ -29,7 +29,8 @@ type Service struct {
 	// Files are handed to the child after stdin, stdout and stderr (as
 	// descriptors 3, 4, …), and FilesEnv is added to its environment to
 	// name them: the listening sockets devstack bound for it
-	// (platform/listenfd). Only the first start gets them (see NewGroup).
+	// (platform/listenfd). Only the first start gets them; a restart gets
+	// the sockets Group reserved for Listens (see NewGroup).
 	Files    []*os.File
 	FilesEnv []string
 	// Listens are the addresses the child serves on: when it exits
