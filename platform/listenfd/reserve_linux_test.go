@@ -95,4 +95,3 @@ func TestReserveAddressForms(t *testing.T) {
 		})
 	}
 }
-
