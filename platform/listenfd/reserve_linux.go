@@ -25,13 +25,12 @@ func reserve(addr string) (*os.File, error) {
 		family int
 		sa     syscall.Sockaddr
 	)
-	if ip.Is6() || dual {
-		// The IPv6 wildcard for either wildcard, as Go's dual-stack socket.
+	switch {
+	case dual: // either wildcard: the IPv6 one, as Go's dual-stack socket
+		family, sa = syscall.AF_INET6, &syscall.SockaddrInet6{Port: port}
+	case ip.Is6():
 		family, sa = syscall.AF_INET6, &syscall.SockaddrInet6{Port: port, Addr: ip.As16()}
-		if dual {
-			sa = &syscall.SockaddrInet6{Port: port}
-		}
-	} else {
+	default:
 		family, sa = syscall.AF_INET, &syscall.SockaddrInet4{Port: port, Addr: ip.As4()}
 	}
 	fd, err := socket(family)

@@ -17,12 +17,7 @@ import (
 // copy once the child has started, so after the child ends nothing
 // listens on the port, until the next crash reserves it again.
 func TestReserve(t *testing.T) {
-	probe, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := probe.Addr().String()
-	probe.Close()
+	addr := freeAddr(t, "127.0.0.1")
 	for round := range 2 {
 		h, err := Reserve([]string{addr, addr})
 		if err != nil || len(h.Addrs()) != 1 {
@@ -79,13 +74,7 @@ func bindUnshared(addr string) error {
 func TestReserveAddressForms(t *testing.T) {
 	for _, host := range []string{"[::1]", "0.0.0.0", "[::]"} {
 		t.Run(host, func(t *testing.T) {
-			probe, err := net.Listen("tcp", host+":0")
-			if err != nil {
-				t.Skipf("no %s here: %v", host, err)
-			}
-			_, port, _ := net.SplitHostPort(probe.Addr().String())
-			probe.Close()
-			addr := host + ":" + port
+			addr := freeAddr(t, host)
 			h, err := Reserve([]string{addr})
 			if err != nil || len(h.Addrs()) != 1 {
 				t.Fatalf("Reserve(%s) = %v, %v", addr, h.Addrs(), err)
