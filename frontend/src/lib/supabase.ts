@@ -4,6 +4,11 @@ import { env } from '@/config/env'
 
 import type { Database } from './database.types'
 
+/** How often the realtime socket sends its heartbeat. */
+export const REALTIME_HEARTBEAT_MS = 30_000
+/** How long a realtime push (join, leave, broadcast) waits for its reply. */
+export const REALTIME_TIMEOUT_MS = 10_000
+
 /**
  * The one supabase-js client. Only src/lib and features' api/ modules import
  * it; components reach data through hooks. It lives in its own chunk: the
@@ -14,5 +19,11 @@ export const supabase = createClient<Database>(env.supabaseUrl, env.supabaseAnon
     persistSession: true,
     autoRefreshToken: true,
     detectSessionInUrl: true,
+  },
+  // The spec's figures (§9). realtime-js's own heartbeat default is 25 s;
+  // the server waits 60 s for one, so 30 s still leaves a missed beat.
+  realtime: {
+    heartbeatIntervalMs: REALTIME_HEARTBEAT_MS,
+    timeout: REALTIME_TIMEOUT_MS,
   },
 })

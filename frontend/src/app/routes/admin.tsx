@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { Outlet, useParams, useRoutes, type RouteObject } from 'react-router'
+import { Navigate, Outlet, useParams, useRoutes, type RouteObject } from 'react-router'
 
 import { AdminLoginSteps } from '@/features/admin/components/admin-login-steps'
 import { AdminDashboard } from '@/features/admin/components/admin-dashboard'
@@ -118,7 +118,9 @@ const adminRoutes: RouteObject[] = [
       {
         element: <AdminLayoutRoute />,
         children: [
-          { index: true, element: <AdminDashboardRoute /> },
+          // /admin is the dashboard (spec §2); sending it to /admin/dashboard
+          // lets the sidebar mark the screen it shows. Unknown sections too.
+          { index: true, element: <Navigate to="/admin/dashboard" replace /> },
           { path: 'dashboard', element: <AdminDashboardRoute /> },
           { path: 'users', element: <AdminUsersRoute /> },
           { path: 'users/:id', element: <AdminUserRoute /> },
@@ -131,7 +133,7 @@ const adminRoutes: RouteObject[] = [
           { path: 'disputes', element: <AdminDisputesRoute /> },
           { path: 'analytics', element: <AdminAnalyticsRoute /> },
           { path: 'reports', element: <AdminReportsRoute /> },
-          { path: '*', element: <AdminDashboardRoute /> },
+          { path: '*', element: <Navigate to="/admin/dashboard" replace /> },
         ],
       },
     ],

@@ -235,6 +235,17 @@ describe('dashboard', () => {
     expect(calls).toBe(2)
   })
 
+  it.each(['/admin', '/admin/', '/admin/no-such-section'])('%s shows the dashboard as /admin/dashboard, marked in the sidebar', async (path) => {
+    rpc({ admin_session_verified: true, get_dashboard_stats: stats })
+    const { router } = await renderVerified(path)
+    await screen.findByRole('heading', { name: 'Admin Dashboard' })
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/dashboard'))
+    const sections = screen.getAllByRole('navigation', { name: 'Admin sections' })
+    for (const nav of sections) {
+      expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page')
+    }
+  })
+
   it('says so when the figures fail to load', async () => {
     rpc({ admin_session_verified: true, get_dashboard_stats: new Error('boom') })
     await renderVerified('/admin/dashboard')
