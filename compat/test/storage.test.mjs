@@ -116,6 +116,9 @@ for (const backend of backends) {
     const aliceId = randomUUID();
     const bobId = randomUUID();
     const adminId = randomUUID();
+    // The admin's token carries a session that passed /admin/login's access
+    // code: admin reads ask for it (migration 0043), as on the app.
+    const adminSession = randomUUID();
     const docs = `docs-${backend}`;
     const other = `other-${backend}`;
 
@@ -127,6 +130,8 @@ for (const backend of backends) {
           ('${aliceId}', 'alice@example.test'), ('${bobId}', 'bob@example.test'), ('${adminId}', 'admin@example.test');
         insert into public.user_roles (user_id, role) values ('${adminId}', 'admin')
           on conflict (user_id) do update set role = 'admin';
+        insert into auth.sessions (id, user_id, created_at, updated_at, aal) values ('${adminSession}', '${adminId}', now(), now(), 'aal1');
+        insert into app_private.admin_sessions (session_id, user_id) values ('${adminSession}', '${adminId}');
       `);
       const env = {};
       if (backend === 's3') {
@@ -135,7 +140,7 @@ for (const backend of backends) {
       }
       stack = await startStack({ env, sql: [fixture] });
       const userClient = (sub) => stack.client(stack.anonKey, {
-        global: { headers: { Authorization: `Bearer ${mint(stack.jwtSecret, sub)}` } },
+        global: { headers: { Authorization: `Bearer ${token(sub)}` } },
       });
       anon = stack.client();
       service = stack.client(stack.serviceRoleKey);
@@ -153,7 +158,11 @@ for (const backend of backends) {
 
     const storageUrl = () => `${stack.url}/storage/v1`;
     /** The headers supabase-js sends for a signed-in user, for raw fetches. */
-    const userHeaders = (sub) => ({ apikey: stack.anonKey, Authorization: `Bearer ${mint(stack.jwtSecret, sub)}` });
+    const userHeaders = (sub) => ({ apikey: stack.anonKey, Authorization: `Bearer ${token(sub)}` });
+    /** A user's token; the admin's carries its verified session. */
+    function token(sub) {
+      return mint(stack.jwtSecret, sub, sub === adminId ? { session_id: adminSession } : {});
+    }
 
     describe('buckets', () => {
       test('service_role creates, reads, updates and lists buckets', async () => {

@@ -288,6 +288,58 @@ func TestAdminFunctionsRequireVerifiedSession(t *testing.T) {
 	}
 }
 
+// The admin read policies (is_admin) ask for the access code too (0043): a
+// session that never passed /admin/login reads what any user reads, for
+// every kind of private row an admin policy opens; after the code, all of it.
+func TestAdminReadsRequireVerifiedSession(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Reading Admin")
+	u := e.newUser(t, "Private Person")
+	e.mustSuper(t, `update public.profiles set phone_number = '0712000111' where id = $1`, u.ID)
+	e.mustSuper(t, `insert into public.kyc_verifications (user_id, id_type, id_number) values ($1, 'National ID', '30111999')`, u.ID)
+	e.mustSuper(t, `insert into public.user_verifications (user_id, phone_verified) values ($1, true)`, u.ID)
+	e.mustSuper(t, `insert into public.properties (user_id, title, type, purpose, price, location, is_active)
+		values ($1, 'Unpaid draft', 'Bedsitter', 'Rent', 9000, 'Ruaka', false)`, u.ID)
+	e.mustSuper(t, `insert into storage.objects (bucket_id, name, owner_id) values ('kyc', $1 || '/front-1.jpg', $1)`, u.ID)
+	reads := []struct{ name, sql string }{
+		{"is_admin", `select public.is_admin()::int`},
+		{"phone number", `select count(*) from public.profiles where id = $1 and phone_number is not null`},
+		{"KYC submission", `select count(*) from public.kyc_verifications where user_id = $1`},
+		{"contact verification", `select count(*) from public.user_verifications where user_id = $1`},
+		{"wallets", `select count(*) from public.wallets where user_id = $1`},
+		{"inactive listing", `select count(*) from public.properties where user_id = $1`},
+		{"KYC document", `select count(*) from storage.objects where bucket_id = 'kyc' and owner_id = $1::text`},
+	}
+	fresh := sessionCaller{Caller: admin.caller(), SessionID: e.newSession(t, admin), AAL: "aal1"}
+	read := func(name, sql string) int64 {
+		t.Helper()
+		var n int64
+		args := []any{u.ID}
+		if name == "is_admin" {
+			args = nil
+		}
+		if r := fresh.exec(e, false, &n, sql, args...); r.Err != nil {
+			t.Fatalf("%s: %s", name, r.Message)
+		}
+		return n
+	}
+	for _, c := range reads {
+		if n := read(c.name, c.sql); n != 0 {
+			t.Errorf("before the access code: %s read %d rows, want 0", c.name, n)
+		}
+	}
+	var out map[string]any
+	if r := fresh.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`); r.Err != nil || out["verified"] != true {
+		t.Fatalf("access code: %v %+v", out, r)
+	}
+	for _, c := range reads {
+		if n := read(c.name, c.sql); n < 1 {
+			t.Errorf("after the access code: %s read %d rows, want at least 1", c.name, n)
+		}
+	}
+}
+
 // admin_delete_user: refuses admins and users with escrow (open trades,
 // active offers), then closes the account without touching the ledger.
 func TestAdminDeleteUser(t *testing.T) {

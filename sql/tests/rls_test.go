@@ -182,7 +182,7 @@ func rlsMatrix() []rlsCase {
 		{table: "user_roles", op: "update", sql: `update user_roles set role = 'admin' where user_id = {O}`, want: [5]string{denied, hidden, hidden, one, one}},
 		{table: "user_roles", op: "delete", sql: `delete from user_roles where user_id = {O}`, want: [5]string{denied, hidden, hidden, one, one}},
 
-		{table: "user_verifications", op: "select", sql: `select 1 from user_verifications where user_id = {O}`, want: [5]string{hidden, one, hidden, one, one}},
+		{table: "user_verifications", op: "select", sql: `select 1 from user_verifications where user_id = {O}`, want: [5]string{denied, one, hidden, one, one}},
 		{table: "user_verifications", op: "insert", owner: "N", sql: `insert into user_verifications (user_id) values ({N})`, want: serviceOnly},
 		{table: "user_verifications", op: "update", sql: `update user_verifications set email_verified = true where user_id = {O}`, want: serviceOnly},
 		{table: "user_verifications", op: "delete", sql: `delete from user_verifications where user_id = {O}`, want: serviceOnly},
@@ -475,6 +475,7 @@ func TestRLSMatrix(t *testing.T) {
 // id_number, codes) are never readable by a visitor wherever a visitor can
 // see rows, and never through a view, which bypasses row level security:
 // only tables whose policies limit rows to their owner and admins hold them.
+// Verification codes' hashes are readable by no API role at all.
 func TestPrivateColumnsExposure(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -508,6 +509,10 @@ order by 1, 2`)
 		}
 		if kind != "r" && authenticated {
 			t.Errorf("view %s shows %s to every signed-in user", rel, col)
+		}
+		// A code's hash is a secret even from its owner (0043).
+		if strings.HasSuffix(col, "verification_code") && authenticated {
+			t.Errorf("%s.%s, a code's hash, is readable by signed-in users", rel, col)
 		}
 	}
 	if n < 5 {
