@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"cmp"
 	"encoding/json"
 	"testing"
 )
@@ -76,6 +77,53 @@ func TestProfileRules(t *testing.T) {
 		} else {
 			fails(t, r, "P0001", tc.msg)
 		}
+	}
+}
+
+// The auth triggers copy the user's metadata into the profile only where it
+// passes the same rules (0044): a sign-up sent straight to the API, or
+// PUT /auth/v1/user {data}, cannot store what the profile form refuses. A
+// failing value leaves the profile's as it was; the metadata keeps it.
+func TestProfileRulesFromAuthMetadata(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	// The profile's values after a sign-up with metadata; "" is NULL.
+	cases := []struct {
+		name, metadata, wantName, wantPhone string
+	}{
+		{"valid", `{"full_name":" Akinyi Odhiambo ","phone_number":"0712 345 678"}`, "Akinyi Odhiambo", "0712 345 678"},
+		{"one-letter name", `{"full_name":"A","phone_number":"+254712345678"}`, "", "+254712345678"},
+		{"short phone", `{"full_name":"Baraka","phone_number":"1"}`, "Baraka", ""},
+		{"blank values", `{"full_name":"  ","phone_number":" "}`, "", ""},
+		{"not text", `{"full_name":{"x":1},"phone_number":12}`, "", ""},
+	}
+	profile := func(t *testing.T, id string) (name, phone string) {
+		t.Helper()
+		if err := e.super.QueryRow(t.Context(), `select coalesce(full_name, ''), coalesce(phone_number, '') from public.profiles where id = $1`, id).
+			Scan(&name, &phone); err != nil {
+			t.Fatal(err)
+		}
+		return name, phone
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var id string
+			e.scalar(t, &id, `insert into auth.users (id, aud, role, email, raw_user_meta_data) values (gen_random_uuid(), 'authenticated',
+				'authenticated', $1, $2) returning id::text`, "signup-"+randomSuffix()+"@kejanest.test", tc.metadata)
+			if name, phone := profile(t, id); name != tc.wantName || phone != tc.wantPhone {
+				t.Errorf("sign-up with %s: profile %q / %q, want %q / %q", tc.metadata, name, phone, tc.wantName, tc.wantPhone)
+			}
+
+			// The same metadata sent later to a valid profile: the valid
+			// parts replace, the rest leaves the profile's values.
+			u := e.newUser(t, "Valid Name")
+			e.mustSuper(t, `update public.profiles set phone_number = '0799000111' where id = $1`, u.ID)
+			e.mustSuper(t, `update auth.users set raw_user_meta_data = raw_user_meta_data || $2::jsonb where id = $1`, u.ID, tc.metadata)
+			wantName, wantPhone := cmp.Or(tc.wantName, "Valid Name"), cmp.Or(tc.wantPhone, "0799000111")
+			if name, phone := profile(t, u.ID); name != wantName || phone != wantPhone {
+				t.Errorf("metadata update %s: profile %q / %q, want %q / %q", tc.metadata, name, phone, wantName, wantPhone)
+			}
+		})
 	}
 }
 
