@@ -20,8 +20,8 @@ export const supabase = createClient<Database>(env.supabaseUrl, env.supabaseAnon
     autoRefreshToken: true,
     detectSessionInUrl: true,
   },
-  // The spec's figures (§9). realtime-js's own heartbeat default is 25 s;
-  // the server waits 60 s for one, so 30 s still leaves a missed beat.
+  // The spec's figures (§9); realtime-js's own heartbeat default is 25 s.
+  // Our realtime service closes a socket after 60 s without a heartbeat.
   realtime: {
     heartbeatIntervalMs: REALTIME_HEARTBEAT_MS,
     timeout: REALTIME_TIMEOUT_MS,
