@@ -19,12 +19,17 @@ func TestDeleteVisibility(t *testing.T) {
 		alice = "11111111-1111-1111-1111-111111111111" // owns the rows
 		bob   = "22222222-2222-2222-2222-222222222222" // another signed-in user
 		carol = "33333333-3333-3333-3333-333333333333" // an admin
+		// carolSession is carol's sign-in session, which passed the access code.
+		carolSession = "33333333-5e55-4000-8000-333333333333"
 	)
 	users := `insert into auth.users (id, aud, role, email) values
 	  ('` + alice + `', 'authenticated', 'authenticated', 'alice@example.com'),
 	  ('` + bob + `', 'authenticated', 'authenticated', 'bob@example.com'),
 	  ('` + carol + `', 'authenticated', 'authenticated', 'carol@example.com');
-	update public.user_roles set role = 'admin' where user_id = '` + carol + `'`
+	update public.user_roles set role = 'admin' where user_id = '` + carol + `';
+	-- Admin reads ask for a session that passed the access code (0043).
+	insert into auth.sessions (id, user_id, created_at, updated_at, aal) values ('` + carolSession + `', '` + carol + `', now(), now(), 'aal1');
+	insert into app_private.admin_sessions (session_id, user_id) values ('` + carolSession + `', '` + carol + `')`
 	everyone := []string{"owner", "other", "admin", "anon", "service_role", "table_owner"}
 	tests := []struct {
 		name   string
@@ -120,7 +125,7 @@ func TestDeleteVisibility(t *testing.T) {
 			subs := map[string]*fakeSub{
 				"owner":        {claims: userClaims(alice)},
 				"other":        {claims: userClaims(bob)},
-				"admin":        {claims: userClaims(carol)},
+				"admin":        {claims: sessionClaims(carol, carolSession)},
 				"anon":         {claims: anonClaims},
 				"service_role": {claims: roleClaims("service_role")},
 				"table_owner":  {claims: roleClaims("rt_test_owner")},

@@ -83,6 +83,13 @@ func userClaims(sub string) *auth.Claims {
 	return &auth.Claims{Role: "authenticated", Sub: sub, Raw: raw}
 }
 
+// sessionClaims are userClaims that also name the auth session, as authsvc
+// issues them (an admin's reads ask for a session that passed the access code).
+func sessionClaims(sub, session string) *auth.Claims {
+	raw, _ := json.Marshal(map[string]any{"sub": sub, "role": "authenticated", "exp": 4102444800, "session_id": session})
+	return &auth.Claims{Role: "authenticated", Sub: sub, Raw: raw}
+}
+
 var anonClaims = &auth.Claims{Role: "anon", Raw: json.RawMessage(`{"role":"anon"}`)}
 
 // harness runs a listener and dispatcher against a fresh database.

@@ -21,8 +21,16 @@ const (
 	boss  = "00000000-0000-4000-8000-0000000000ad"
 )
 
+// bossSession is the admin's sign-in session, which passed the access code:
+// admin reads ask for it (migration 0043).
+const bossSession = "00000000-5e55-4000-8000-0000000000ad"
+
 func user(id string) Caller {
-	c, _ := json.Marshal(map[string]string{"sub": id, "role": "authenticated"})
+	claims := map[string]string{"sub": id, "role": "authenticated"}
+	if id == boss {
+		claims["session_id"] = bossSession
+	}
+	c, _ := json.Marshal(claims)
 	return Caller{Role: "authenticated", Subject: id, Claims: c}
 }
 
@@ -39,11 +47,16 @@ func newStore(t *testing.T) *Store {
 	}
 	defer su.Close()
 	// The ids are constants of this file, so the SQL is built with them.
-	setup := strings.NewReplacer("ALICE", alice, "BOB", bob, "BOSS", boss).Replace(`
+	setup := strings.NewReplacer("ALICE", alice, "BOB", bob, "BOSS_SESSION", bossSession, "BOSS", boss).Replace(`
 		insert into auth.users (id, email) values ('ALICE', 'alice@x.test'), ('BOB', 'bob@x.test'), ('BOSS', 'boss@x.test');
 		insert into public.user_roles (user_id, role) values ('BOSS', 'admin') on conflict (user_id) do update set role = 'admin';
+		insert into auth.sessions (id, user_id, created_at, updated_at, aal) values ('BOSS_SESSION', 'BOSS', now(), now(), 'aal1');
+		insert into app_private.admin_sessions (session_id, user_id) values ('BOSS_SESSION', 'BOSS');
 		insert into storage.objects (bucket_id, name, owner_id, version) values
-			('images', 'ALICE/a.jpg', 'ALICE', 'v'), ('avatars', 'ALICE', 'ALICE', 'v'), ('kyc', 'ALICE/id.png', 'ALICE', 'v');
+			('images', 'ALICE/a.jpg', 'ALICE', 'v'), ('avatars', 'ALICE', 'ALICE', 'v'), ('kyc', 'ALICE/id.png', 'ALICE', 'v'),
+			('kyc', 'ALICE/front.png', 'ALICE', 'v');
+		-- A submission under review names front.png; id.png is an upload no submission names.
+		insert into public.kyc_verifications (user_id, id_type, id_number, id_document_front_url) values ('ALICE', 'National ID', '1', 'ALICE/front.png');
 	`)
 	if _, err := su.Exec(ctx, setup); err != nil {
 		t.Fatalf("setup: %v", err)
@@ -181,10 +194,14 @@ func TestRLSMatrix(t *testing.T) {
 			map[string]string{"anon": "hidden", "alice": "ok", "bob": "hidden", "admin": "ok", "service": "ok"}},
 		{"objects_insert_kyc_owner", insert("kyc", alice+"/back.png"),
 			map[string]string{"anon": "denied", "alice": "ok", "bob": "denied", "admin": "denied", "service": "ok"}},
-		{"objects_update_kyc_owner", upsert("kyc", alice+"/id.png"),
-			map[string]string{"anon": "denied", "alice": "ok", "bob": "denied", "admin": "denied", "service": "ok"}},
+		{"kyc: no update policy (0043: a document is not replaced)", upsert("kyc", alice+"/id.png"),
+			map[string]string{"anon": "denied", "alice": "denied", "bob": "denied", "admin": "denied", "service": "ok"}},
+		{"kyc: no update policy (0043: nor moved)", move("kyc", alice+"/front.png", alice+"/moved.png"),
+			map[string]string{"alice": "hidden", "service": "ok"}},
 		{"objects_delete_kyc_owner", remove("kyc", alice+"/id.png"),
 			map[string]string{"anon": "hidden", "alice": "ok", "bob": "hidden", "admin": "hidden", "service": "ok"}},
+		{"objects_delete_kyc_owner (a file under review)", remove("kyc", alice+"/front.png"),
+			map[string]string{"alice": "hidden", "bob": "hidden", "service": "ok"}},
 		{"buckets: no policy (service only)", createBucket,
 			map[string]string{"anon": "denied", "alice": "denied", "service": "ok"}},
 		{"no insert without a policy (custom bucket)", insert("no-such-bucket", "a"),
