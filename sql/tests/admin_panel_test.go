@@ -166,9 +166,17 @@ func TestAdminAccessCode(t *testing.T) {
 	if actor != u.ID || reason != "Not an administrator" {
 		t.Errorf("non-admin audit row: actor %s reason %q", actor, reason)
 	}
-	us.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`)
-	if out["error"] != "too_many_attempts" {
-		t.Errorf("sixth non-admin attempt: %v", out)
+	// Beyond the limit a non-admin is refused without new audit rows, so a
+	// loop of calls cannot fill the append-only log (0045); an admin over
+	// the limit is still audited (above: 6 rows for 6 refusals).
+	for i := 0; i < 10; i++ {
+		us.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`)
+		if out["error"] != "too_many_attempts" {
+			t.Errorf("non-admin attempt %d over the limit: %v", 6+i, out)
+		}
+	}
+	if n := auditCount(t, e, "access.refused", u.ID); n != 5 {
+		t.Errorf("non-admin refusals audited after 15 attempts: %d, want the first 5", n)
 	}
 	us.exec(e, false, &verified, `select public.admin_session_verified()`)
 	if verified {
@@ -817,4 +825,48 @@ func TestAdminDeletedUserStaysClosed(t *testing.T) {
 	// A user who was never deleted is suspended and lifted as before.
 	ok(t, e.run(admin.caller(), `select public.suspend_user($1, null, '30_days', null)`, staying.ID))
 	ok(t, e.run(admin.caller(), `select public.unsuspend_user($1)`, staying.ID))
+}
+
+// An admin's takedown holds (0045): the owner cannot switch the listing back
+// on, nor republish it, for every kind; the owner's own deactivation stays
+// reversible.
+func TestAdminTakedownHolds(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.newAdmin(t, "Takedown Admin")
+	owner := e.newUser(t, "Takedown Owner")
+	e.issue(t, owner, "nestcoins", 50000)
+	// Lands and services go live on payment; properties and products wait
+	// for approval, which the admin gives.
+	kinds := []struct{ kind, table, insert string }{
+		{"land", "lands", `insert into public.lands (userid, title, location, type, purpose, price) values ($1, 'Plot', 'Ruiru', 'Agricultural', 'Sale', 900000) returning id::text`},
+		{"service", "service_providers", `insert into public.service_providers (userid, name, category) values ($1, 'Sky Drones', 'Drone') returning id::text`},
+		{"property", "properties", `insert into public.properties (user_id, title, type, purpose, price, location) values ($1, 'Flat', 'Bedsitter', 'Rent', 9000, 'Karen') returning id::text`},
+		{"product", "products", `insert into public.products (user_id, name, price, category) values ($1, 'Sofa', 12000, 'Furniture') returning id::text`},
+	}
+	for _, k := range kinds {
+		t.Run(k.kind, func(t *testing.T) {
+			var id string
+			e.value(t, owner.caller(), &id, k.insert, owner.ID)
+			ok(t, e.run(owner.caller(), `select public.publish_listing($1, $2, 5)`, k.kind, id))
+			if k.kind == "property" || k.kind == "product" {
+				ok(t, e.run(admin.caller(), `select public.moderate_listing($1, $2, 'approved', null)`, k.kind, id))
+			}
+			activate := `update public.` + k.table + ` set is_active = true where id = $1`
+			// The owner's own pause is reversible.
+			ok(t, e.run(owner.caller(), `update public.`+k.table+` set is_active = false where id = $1`, id))
+			ok(t, e.run(owner.caller(), activate, id))
+
+			ok(t, e.run(admin.caller(), `select public.admin_deactivate_listing($1, $2, 'Reported as fraud')`, k.kind, id))
+			fails(t, e.try(owner.caller(), activate, id), "P0001", "An administrator took this listing down")
+			fails(t, e.try(owner.caller(), `select public.publish_listing($1, $2, 1)`, k.kind, id), "P0001", "An administrator took this listing down")
+			fails(t, e.try(admin.caller(), activate, id), "P0001", "An administrator took this listing down")
+			var active bool
+			e.scalar(t, &active, `select is_active from public.`+k.table+` where id = $1`, id)
+			if active {
+				t.Error("the taken-down listing is active")
+			}
+		})
+	}
+	e.checkLedger(t)
 }

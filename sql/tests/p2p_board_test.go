@@ -240,6 +240,20 @@ func TestOpenP2PTrade(t *testing.T) {
 	if got := e.balance(t, taker, "keys"); got != 470 {
 		t.Errorf("taker keys = %d, want 470", got)
 	}
+	// Once paid, a replay of the key cannot rewrite where the buyer was told
+	// to pay (the evidence of a dispute), nor take another offer's method
+	// by naming that offer with the key (0045).
+	ok(t, e.run(owner.caller(), `select public.mark_trade_paid($1, 'SGK3H8PQ2Y')`, trade))
+	var replayed string
+	e.value(t, taker.caller(), &replayed, `select (public.open_p2p_trade($1, 30, 15.00, 'M-Pesa', 'Send it to 0799 999 999 instead', 'dialog-1')).id::text`, buy)
+	e.scalar(t, &method, `select status || '|' || payment_method || '|' || payment_instructions from public.p2p_trades where id = $1`, trade)
+	if replayed != trade || method != "paid|M-Pesa|Till 552211" {
+		t.Errorf("replay after payment: trade %s, stored %q; want %s unchanged (paid|M-Pesa|Till 552211)", replayed, method, trade)
+	}
+	fails(t, e.try(taker.caller(), `select public.open_p2p_trade($1, 40, 2.00, 'PayPal', 'x', 'dialog-1')`, sell), "P0001",
+		"Choose one of this offer's payment methods")
+	fails(t, e.try(taker.caller(), `select public.open_p2p_trade($1, 40, 2.00, 'M-Pesa', 'x', 'dialog-1')`, sell), "P0001",
+		"This request key was used for another trade")
 	e.checkLedger(t)
 }
 
