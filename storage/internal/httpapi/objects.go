@@ -182,6 +182,15 @@ func (h *handlers) download(access objects.Access) fiber.Handler {
 		default:
 			c.Set(fiber.HeaderContentType, fiber.MIMEOctetStream)
 		}
+		// The gateway serves the app and the API from one origin, so a
+		// user's file that a browser would run (SVG, XML, XHTML…) must not
+		// run there: no sniffing a type other than the stored one, and a
+		// sandbox (a unique origin, no scripts) for every type that is not
+		// plainly inert.
+		c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+		if !objects.InertType(m.Mimetype) {
+			c.Set(fiber.HeaderContentSecurityPolicy, "sandbox")
+		}
 		c.Set(fiber.HeaderAcceptRanges, "bytes")
 		if c.Request().URI().QueryArgs().Has("download") {
 			fn := strings.Clone(c.Query("download"))

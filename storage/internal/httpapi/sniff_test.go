@@ -49,6 +49,7 @@ func TestContentTypeSniffing(t *testing.T) {
 	pngBytes := tinyPNG(t)
 	text := []byte("just some words, nothing else")
 	html := []byte("<!DOCTYPE html><html><body><script>alert(1)</script></body></html>")
+	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>`)
 	gif := []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;")
 	binary := []byte{0x00, 0x01, 0x02, 0x03, 0xfe, 0xff, 0x00, 0x10}
 
@@ -61,6 +62,9 @@ func TestContentTypeSniffing(t *testing.T) {
 		// wantServed the Content-Type a download answers with. Empty
 		// wantErr means the upload succeeds.
 		wantMime, wantServed, wantErr string
+		// sandboxed: served with Content-Security-Policy: sandbox, as a
+		// type a browser could run (the app shares the API's origin).
+		sandboxed bool
 	}{
 		{name: "text, no type", bucket: "any", declared: none, data: text,
 			wantMime: "text/plain; charset=utf-8", wantServed: "text/plain; charset=utf-8"},
@@ -84,9 +88,15 @@ func TestContentTypeSniffing(t *testing.T) {
 		// normalizeContentType): the API origin must not run uploaded
 		// scripts.
 		{name: "html, no type", bucket: "any", declared: none, data: html,
-			wantMime: "text/html; charset=utf-8", wantServed: "text/plain"},
+			wantMime: "text/html; charset=utf-8", wantServed: "text/plain", sandboxed: true},
 		{name: "html, declared", bucket: "any", declared: "text/html", data: html,
-			wantMime: "text/html", wantServed: "text/plain"},
+			wantMime: "text/html", wantServed: "text/plain", sandboxed: true},
+		// SVG is served as itself (an <img> shows it) but sandboxed, so
+		// opened directly its script does not run on the app's origin.
+		{name: "svg, declared", bucket: "any", declared: "image/svg+xml", data: svg,
+			wantMime: "image/svg+xml", wantServed: "image/svg+xml", sandboxed: true},
+		{name: "xml, declared", bucket: "any", declared: "text/xml", data: svg,
+			wantMime: "text/xml", wantServed: "text/xml", sandboxed: true},
 
 		// The image bucket checks the sniffed type, not the missing or
 		// generic declared one.
@@ -141,6 +151,12 @@ func TestContentTypeSniffing(t *testing.T) {
 			status, h, _ := call{method: method, target: "/object/public/" + tt.bucket + "/" + name}.do(t, api.app)
 			if status != 200 || h["content-type"] != tt.wantServed {
 				t.Errorf("%s: %s answers %d with Content-Type %q, want %q", tt.name, method, status, h["content-type"], tt.wantServed)
+			}
+			if h["x-content-type-options"] != "nosniff" {
+				t.Errorf("%s: %s X-Content-Type-Options %q, want nosniff", tt.name, method, h["x-content-type-options"])
+			}
+			if got := h["content-security-policy"] == "sandbox"; got != tt.sandboxed {
+				t.Errorf("%s: %s Content-Security-Policy %q, want sandboxed %v", tt.name, method, h["content-security-policy"], tt.sandboxed)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package objects
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -242,7 +243,8 @@ func (s *Service) Move(ctx context.Context, c db.Caller, t Transfer) (db.Object,
 	if err := t.check(); err != nil {
 		return db.Object{}, err
 	}
-	if _, err := s.bucketFor(ctx, t.ToBucket); err != nil {
+	dst, err := s.bucketFor(ctx, t.ToBucket)
+	if err != nil {
 		return db.Object{}, err
 	}
 	var src db.Object
@@ -253,6 +255,9 @@ func (s *Service) Move(ctx context.Context, c db.Caller, t Transfer) (db.Object,
 	}); err != nil {
 		return db.Object{}, err
 	}
+	if err := s.accepts(dst, src.Metadata); err != nil {
+		return db.Object{}, err
+	}
 	version := NewVersion()
 	dstKey := backend.Key(t.ToBucket, t.To, version)
 	if src.Version != nil {
@@ -261,7 +266,7 @@ func (s *Service) Move(ctx context.Context, c db.Caller, t Transfer) (db.Object,
 		}
 	}
 	var moved db.Object
-	err := s.DB.Write(ctx, c, func(tx *db.Tx) error {
+	err = s.DB.Write(ctx, c, func(tx *db.Tx) error {
 		var err error
 		moved, err = tx.MoveObject(ctx, t.Bucket, t.From, t.ToBucket, t.To, version)
 		return err
@@ -274,13 +279,37 @@ func (s *Service) Move(ctx context.Context, c db.Caller, t Transfer) (db.Object,
 	return moved, nil
 }
 
+// accepts applies the destination bucket's rules to an object arriving by
+// copy or move, with meta the metadata it will have: its type must be one
+// the bucket allows and its size within the bucket's limit, as for an
+// upload. Without this a copy could carry a file into a bucket that would
+// have refused it, under a type of the caller's choosing (copyMetadata
+// false with metadata.mimetype): a PDF's bytes into a public bucket as
+// image/svg+xml, served from the app's own origin.
+func (s *Service) accepts(dst db.Bucket, meta json.RawMessage) error {
+	var m Meta
+	if len(meta) > 0 {
+		if err := json.Unmarshal(meta, &m); err != nil {
+			return fmt.Errorf("object metadata: %w", err)
+		}
+	}
+	if m.Size > s.sizeLimit(dst) {
+		return storageerr.EntityTooLarge()
+	}
+	if !MimeAllowed(m.Mimetype, dst.AllowedMimeTypes) {
+		return storageerr.InvalidMimeType(cmp.Or(BaseType(m.Mimetype), "application/octet-stream"))
+	}
+	return nil
+}
+
 // Copy duplicates an object as c (SELECT on the source, INSERT on the
 // destination under RLS); the copy belongs to c.
 func (s *Service) Copy(ctx context.Context, c db.Caller, t Transfer) (db.Object, error) {
 	if err := t.check(); err != nil {
 		return db.Object{}, err
 	}
-	if _, err := s.bucketFor(ctx, t.ToBucket); err != nil {
+	dst, err := s.bucketFor(ctx, t.ToBucket)
+	if err != nil {
 		return db.Object{}, err
 	}
 	var src db.Object
@@ -293,6 +322,9 @@ func (s *Service) Copy(ctx context.Context, c db.Caller, t Transfer) (db.Object,
 	}
 	meta, user, err := t.copyMetadata(src)
 	if err != nil {
+		return db.Object{}, err
+	}
+	if err := s.accepts(dst, meta); err != nil {
 		return db.Object{}, err
 	}
 	in := db.ObjectInput{Bucket: t.ToBucket, Name: t.To, Owner: c.Subject, Metadata: meta, UserMetadata: user, Version: NewVersion()}
@@ -437,7 +469,7 @@ func (s *Service) SignUploadURL(ctx context.Context, c db.Caller, bucket, name s
 	}); err != nil {
 		return "", "", err
 	}
-	tok, err := s.Signer.SignUpload(bucket+"/"+name, c.Subject, upsert, uploadURLTTL)
+	tok, err := s.Signer.SignUpload(bucket+"/"+name, c.Subject, c.Role, upsert, uploadURLTTL)
 	if err != nil {
 		return "", "", err
 	}
@@ -457,6 +489,23 @@ func (s *Service) UploadSigned(ctx context.Context, token string, u Upload) (Upl
 	// Refuse a spent token before reading the body.
 	if err := s.DB.Read(ctx, db.Service(), func(tx *db.Tx) error { return tx.TokenUnspent(ctx, g.TokenID) }); err != nil {
 		return UploadResult{}, err
+	}
+	// The permission test passed when the URL was signed, against the
+	// bucket as it was then: an upsert of a name that did not exist yet
+	// only needed INSERT. Within the token's two hours the object may have
+	// come to exist (a KYC document, since submitted, that its owner may
+	// no longer replace) or the owner been suspended, so a user's token is
+	// tested again now, as its owner, before the write the service makes.
+	if g.Role != "" && g.Role != db.RoleService && g.Owner != "" {
+		claims, err := json.Marshal(map[string]string{"sub": g.Owner, "role": g.Role})
+		if err != nil {
+			return UploadResult{}, fmt.Errorf("upload token claims: %w", err)
+		}
+		owner := db.Caller{Role: g.Role, Subject: g.Owner, Claims: claims}
+		in := db.ObjectInput{Bucket: u.Bucket, Name: u.Name, Owner: g.Owner, Version: NewVersion()}
+		if err := s.canWrite(ctx, owner, in, g.Upsert); err != nil {
+			return UploadResult{}, err
+		}
 	}
 	return s.upload(ctx, c, u, func(tx *db.Tx) error { return tx.SpendUploadToken(ctx, g.TokenID, g.Expires) })
 }

@@ -51,3 +51,23 @@ func SniffMismatch(declared string, head []byte) bool {
 	}
 	return BaseType(http.DetectContentType(head)) != t
 }
+
+// InertType reports whether a browser shows a file of this stored type
+// without running anything in it: pictures (not SVG, which can carry
+// script), sound, video, fonts, PDF (its viewer runs apart from the page),
+// plain text and data types a browser only downloads or displays. An empty
+// type is served as application/octet-stream, which is inert.
+func InertType(contentType string) bool {
+	t := BaseType(contentType)
+	switch {
+	case t == "" || t == "image/svg+xml":
+		return t == ""
+	case strings.HasPrefix(t, "image/"), strings.HasPrefix(t, "audio/"), strings.HasPrefix(t, "video/"), strings.HasPrefix(t, "font/"):
+		return true
+	}
+	switch t {
+	case "application/pdf", "application/octet-stream", "application/json", "application/zip", "text/plain", "text/csv":
+		return true
+	}
+	return false
+}

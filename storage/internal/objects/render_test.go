@@ -46,7 +46,7 @@ func TestSignedRender(t *testing.T) {
 		t.Errorf("plain token: %+v, %v", g, err)
 	}
 	// An upload token is not a download grant.
-	up, _ := s.SignUpload("b/a.png", "", false, time.Minute)
+	up, _ := s.SignUpload("b/a.png", "", "", false, time.Minute)
 	if got := code(func() error { _, err := s.VerifyRender(up, "b/a.png"); return err }()); got != "InvalidJWT: invalid signature" {
 		t.Errorf("upload token: %q", got)
 	}

@@ -33,8 +33,11 @@ func NewSigner(secret string, now func() time.Time) (*Signer, error) {
 
 // UploadGrant is what a signed upload token allows.
 type UploadGrant struct {
-	URL     string
-	Owner   string
+	URL   string
+	Owner string
+	// Role is the role of the caller who signed the URL ("" in tokens
+	// signed before it was recorded).
+	Role    string
 	Upsert  bool
 	TokenID string
 	Expires time.Time
@@ -46,15 +49,16 @@ func (s *Signer) SignDownload(url string, ttl time.Duration) (string, error) {
 	return jwtverify.SignHS256(map[string]any{"url": url, "iat": now.Unix(), "exp": now.Add(ttl).Unix()}, s.secret)
 }
 
-// SignUpload returns a single-use token for PUT /object/upload/sign/<url>.
-func (s *Signer) SignUpload(url, owner string, upsert bool, ttl time.Duration) (string, error) {
+// SignUpload returns a single-use token for PUT /object/upload/sign/<url>,
+// signed by a caller of role for owner.
+func (s *Signer) SignUpload(url, owner, role string, upsert bool, ttl time.Duration) (string, error) {
 	now := s.now()
 	var id [16]byte
 	_, _ = rand.Read(id[:])
 	h := hex.EncodeToString(id[:])
 	uuid := h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 	return jwtverify.SignHS256(map[string]any{
-		"url": url, "owner": owner, "upsert": upsert, "jti": uuid, "typ": "upload",
+		"url": url, "owner": owner, "role": role, "upsert": upsert, "jti": uuid, "typ": "upload",
 		"iat": now.Unix(), "exp": now.Add(ttl).Unix(),
 	}, s.secret)
 }
@@ -86,6 +90,7 @@ func (s *Signer) VerifyUpload(token, url string) (UploadGrant, error) {
 	g := UploadGrant{}
 	g.URL, _ = m["url"].(string)
 	g.Owner, _ = m["owner"].(string)
+	g.Role, _ = m["role"].(string)
 	g.Upsert, _ = m["upsert"].(bool)
 	g.TokenID, _ = m["jti"].(string)
 	g.Expires = exp

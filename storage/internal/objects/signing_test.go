@@ -49,7 +49,7 @@ func TestSignedDownload(t *testing.T) {
 	if got := code(later.VerifyDownload(tok, "b/a.txt")); got != "InvalidJWT: jwt expired" {
 		t.Errorf("expired = %q", got)
 	}
-	up, _ := s.SignUpload("b/a.txt", "u", false, time.Minute)
+	up, _ := s.SignUpload("b/a.txt", "u", "authenticated", false, time.Minute)
 	if err := s.VerifyDownload(up, "b/a.txt"); err == nil {
 		t.Error("an upload token downloads")
 	}
@@ -61,12 +61,12 @@ func TestSignedUpload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := s.SignUpload("kyc/u/id.png", "u-1", true, time.Minute)
+	tok, err := s.SignUpload("kyc/u/id.png", "u-1", "authenticated", true, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g, err := s.VerifyUpload(tok, "kyc/u/id.png")
-	if err != nil || g.Owner != "u-1" || !g.Upsert || len(g.TokenID) != 36 {
+	if err != nil || g.Owner != "u-1" || g.Role != "authenticated" || !g.Upsert || len(g.TokenID) != 36 {
 		t.Fatalf("grant = %+v, %v", g, err)
 	}
 	dl, _ := s.SignDownload("kyc/u/id.png", time.Minute)
@@ -118,7 +118,7 @@ func TestSignedUploadExpiry(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1_800_000_000, 0)
 	s, _ := NewSigner(secret, func() time.Time { return now })
-	tok, _ := s.SignUpload("b/x", "", false, time.Hour)
+	tok, _ := s.SignUpload("b/x", "", "", false, time.Hour)
 	g, err := s.VerifyUpload(tok, "b/x")
 	if err != nil || !g.Expires.Equal(now.Add(time.Hour)) {
 		t.Errorf("grant expiry = %v, %v, want %v", g.Expires, err, now.Add(time.Hour))
