@@ -105,7 +105,9 @@ func (s *Service) Start(ctx context.Context, buyer store.Caller, packageID, phon
 	if err != nil {
 		perr := &PushError{PurchaseID: p.ID, Message: "M-Pesa could not be reached. Try again in a moment.", Err: err}
 		var ae *daraja.APIError
-		if errors.As(err, &ae) {
+		// A refused OAuth token is our configuration, not the buyer's
+		// number: the push was never sent, so it is "unavailable".
+		if errors.As(err, &ae) && !errors.Is(err, daraja.ErrAccessToken) {
 			perr.Rejected = true
 			if ae.Message != "" {
 				perr.Message = ae.Message

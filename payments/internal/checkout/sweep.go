@@ -3,6 +3,7 @@ package checkout
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/kejanest/kejanest/payments/internal/daraja"
@@ -77,6 +78,12 @@ func (s *Service) sweepOne(ctx context.Context, p store.Pending, st *SweepStats)
 	switch {
 	case errors.Is(err, daraja.ErrProcessing):
 		expire("M-Pesa gave no answer in time.")
+		return
+	case errors.Is(err, daraja.ErrAccessToken), errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests:
+		// Our credentials or Daraja's rate limit, not the payment: a write-off
+		// now would lose a payment that may have been made. Ask again later.
+		s.Log.Warn("stk query not made; will retry", "purchase_id", p.ID, "error", err.Error())
+		st.Left++
 		return
 	case errors.As(err, &ae) && ae.Status >= 400 && ae.Status < 500 && ae.Code != daraja.CodeInvalidToken:
 		// Daraja does not know the checkout (or refuses to say).

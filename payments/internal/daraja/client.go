@@ -27,6 +27,12 @@ const tokenMargin = time.Minute
 // (Daraja answers 500.001.1001 "The transaction is being processed").
 var ErrProcessing = errors.New("daraja: the transaction is being processed")
 
+// ErrAccessToken marks a call that failed before reaching its endpoint:
+// Daraja refused or did not give the OAuth token (wrong or revoked consumer
+// key or secret, OAuth down). The error wraps Daraja's answer as well; what
+// it says is about our credentials, not about the call's subject.
+var ErrAccessToken = errors.New("daraja: no access token")
+
 // APIError is an error answer from Daraja.
 type APIError struct {
 	// Status is the HTTP status.
@@ -163,11 +169,11 @@ func (c *Client) fetchToken(ctx context.Context) (string, error) {
 	req.SetBasicAuth(c.cfg.ConsumerKey, c.cfg.ConsumerSecret)
 	var tr TokenResponse
 	if err := c.do(req, &tr); err != nil {
-		return "", fmt.Errorf("daraja: get access token: %w", err)
+		return "", fmt.Errorf("%w: %w", ErrAccessToken, err)
 	}
 	secs, ok := tr.ExpiresIn.Int()
 	if tr.AccessToken == "" || !ok || secs <= 0 {
-		return "", errors.New("daraja: get access token: no token or expiry in the answer")
+		return "", fmt.Errorf("%w: no token or expiry in the answer", ErrAccessToken)
 	}
 	c.mu.Lock()
 	c.token, c.expires = tr.AccessToken, c.now().Add(time.Duration(secs)*time.Second)

@@ -40,7 +40,9 @@ type env struct {
 	super *pgxpool.Pool
 	url   string // the payments service
 	sim   *darajasim.Server
-	svc   *checkout.Service
+	// simURL is the simulator's base URL.
+	simURL string
+	svc    *checkout.Service
 	// st is the store, for setting up purchases without Daraja.
 	st *store.Store
 }
@@ -66,6 +68,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.sim = darajasim.New(darajasim.Config{CallbackDelay: o.callbackDelay})
 	simSrv := httptest.NewServer(e.sim)
 	t.Cleanup(func() { e.sim.Close(); simSrv.Close() })
+	e.simURL = simSrv.URL
 
 	dcfg := daraja.Config{BaseURL: simSrv.URL, ConsumerKey: darajasim.DevConsumerKey, ConsumerSecret: darajasim.DevConsumerSecret,
 		ShortCode: darajasim.SandboxShortCode, PassKey: darajasim.SandboxPassKey, HTTP: &http.Client{Timeout: 5 * time.Second}}

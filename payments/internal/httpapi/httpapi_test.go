@@ -12,6 +12,7 @@ import (
 
 	"github.com/kejanest/kejanest/payments/internal/checkout"
 	"github.com/kejanest/kejanest/payments/internal/daraja"
+	"github.com/kejanest/kejanest/payments/internal/darajasim"
 	"github.com/kejanest/kejanest/payments/internal/store"
 	"github.com/kejanest/kejanest/platform/devkeys"
 )
@@ -153,7 +154,9 @@ func TestSTKPushDarajaFailures(t *testing.T) {
 		message string
 	}{
 		{"wrong passkey", func(c *daraja.Config) { c.PassKey = "wrong" }, "mpesa_rejected", "Wrong credentials"},
-		{"wrong consumer key", func(c *daraja.Config) { c.ConsumerKey = "wrong" }, "mpesa_rejected", "Invalid Authentication passed"},
+		// A refused OAuth token is our configuration, not the buyer's number:
+		// the push was never sent.
+		{"wrong consumer key", func(c *daraja.Config) { c.ConsumerKey = "wrong" }, "mpesa_unavailable", "M-Pesa could not be reached. Try again in a moment."},
 		{"unreachable", func(c *daraja.Config) { c.BaseURL = "http://127.0.0.1:1" }, "mpesa_unavailable", "M-Pesa could not be reached. Try again in a moment."},
 	}
 	for _, tc := range tests {
@@ -373,6 +376,49 @@ func TestLostCallbackSweep(t *testing.T) {
 	close(release)
 	if err != nil || st.Ran {
 		t.Errorf("a second sweeper ran alongside the first: %+v, %v", st, err)
+	}
+	e.checkLedger(t)
+}
+
+// A sweep whose Daraja credentials are refused (a rotated consumer secret)
+// writes nothing off: the payment may have been made, and the query is
+// asked again once the credentials work. Before, the OAuth 400 read as
+// "M-Pesa does not know this payment" and the paid purchase expired.
+func TestSweepKeepsPurchasesWhenTheTokenIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	ctx := context.Background()
+	u := e.newUser(t)
+	status, body := e.post(t, "/mpesa-stk-push", u.Token, map[string]any{"package_id": e.packageID(t, "Hustle Boost"), "phone": "254700000005"})
+	if status != 200 {
+		t.Fatalf("push: %d %v", status, body)
+	}
+	id := body["purchase_id"].(string)
+	time.Sleep(200 * time.Millisecond) // the simulated payer pays; the callback is lost
+	e.exec(t, `update public.nestcoin_purchases set created_at = created_at - interval '2 hours',
+		stk_sent_at = stk_sent_at - interval '2 hours' where id = $1`, id)
+
+	broken, err := daraja.New(daraja.Config{BaseURL: e.simURL, ConsumerKey: darajasim.DevConsumerKey, ConsumerSecret: "rotated",
+		ShortCode: darajasim.SandboxShortCode, PassKey: darajasim.SandboxPassKey, HTTP: &http.Client{Timeout: 5 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := *e.svc
+	refused.Daraja = broken
+	expired := checkout.SweepConfig{QueryAfter: time.Millisecond, ExpireAfter: time.Minute}
+	st, err := refused.Sweep(ctx, expired)
+	if err != nil || st.Seen != 1 || st.Expired != 0 || st.Left != 1 {
+		t.Fatalf("sweep with refused credentials %+v, %v; want it left pending", st, err)
+	}
+	if p := e.purchase(t, id); p.Status != "pending" {
+		t.Fatalf("after the refused sweep: %+v", p)
+	}
+	st, err = e.svc.Sweep(ctx, expired)
+	if err != nil || st.Credited != 1 {
+		t.Fatalf("sweep with working credentials %+v, %v", st, err)
+	}
+	if p := e.purchase(t, id); p.Status != "paid" || e.balance(t, u.ID) != 105 {
+		t.Errorf("paid by query: %+v, balance %d", p, e.balance(t, u.ID))
 	}
 	e.checkLedger(t)
 }
