@@ -67,6 +67,9 @@ func startError(err error) error {
 		return &funcError{status: fiber.StatusNotFound, code: "package_not_found", message: "Package not found"}
 	case errors.Is(err, store.ErrSuspended):
 		return &funcError{status: fiber.StatusForbidden, code: "account_suspended", message: "Your account is suspended"}
+	case errors.Is(err, store.ErrTooManyPending):
+		return &funcError{status: fiber.StatusTooManyRequests, code: "too_many_pending",
+			message: "You have payments waiting for confirmation. Answer the M-Pesa prompts on your phone, or wait a few minutes."}
 	case errors.Is(err, store.ErrNotSignedIn):
 		return errSignInRequired
 	case errors.As(err, &pe):

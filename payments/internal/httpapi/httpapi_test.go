@@ -423,6 +423,44 @@ func TestSweepKeepsPurchasesWhenTheTokenIsRefused(t *testing.T) {
 	e.checkLedger(t)
 }
 
+// Each purchase sends a PIN prompt, so a buyer has at most three waiting
+// for confirmation at once (0046); the fourth is refused with 429 and sends
+// nothing. A settled purchase frees its place, as does one older than the
+// sweep's 15 minutes.
+func TestPendingPurchaseLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	u := e.newUser(t)
+	push := func() (int, map[string]any) {
+		return e.post(t, "/mpesa-stk-push", u.Token, map[string]any{"package_id": e.packageID(t, "Starter Pack"), "phone": "254700000009"})
+	}
+	var ids []string
+	for i := 0; i < 3; i++ {
+		status, body := push()
+		if status != 200 {
+			t.Fatalf("push %d: %d %v", i+1, status, body)
+		}
+		ids = append(ids, body["purchase_id"].(string))
+	}
+	status, body := push()
+	if status != http.StatusTooManyRequests || body["code"] != "too_many_pending" {
+		t.Fatalf("fourth push: %d %v, want 429 too_many_pending", status, body)
+	}
+	if n := e.count(t, `select count(*) from public.nestcoin_purchases where user_id = $1`, u.ID); n != 3 {
+		t.Errorf("%d purchases after the refusal, want 3", n)
+	}
+	// An old pending one no longer counts.
+	e.exec(t, `update public.nestcoin_purchases set created_at = created_at - interval '16 minutes' where id = $1`, ids[0])
+	if status, body := push(); status != 200 {
+		t.Errorf("with one older than 15 minutes: %d %v", status, body)
+	}
+	// Another buyer is not held up.
+	other := e.newUser(t)
+	if status, body := e.post(t, "/mpesa-stk-push", other.Token, map[string]any{"package_id": e.packageID(t, "Starter Pack"), "phone": "254700000009"}); status != 200 {
+		t.Errorf("another buyer: %d %v", status, body)
+	}
+}
+
 // callbackPathFor finds the CallBackURL the simulator was given for a
 // checkout (it carries the purchase's secret).
 func callbackPathFor(t *testing.T, e *env, checkoutID string) string {

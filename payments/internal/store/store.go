@@ -27,6 +27,9 @@ var (
 	ErrInvalidPhone = errors.New("enter a valid M-Pesa phone number")
 	// ErrSuspended: the buyer's account is suspended.
 	ErrSuspended = errors.New("your account is suspended")
+	// ErrTooManyPending: the buyer already has the most purchases that may
+	// wait for confirmation at once (create_nestcoin_purchase, 0046).
+	ErrTooManyPending = errors.New("you have payments waiting for confirmation")
 	// ErrNotSignedIn: the claims carry no usable user.
 	ErrNotSignedIn = errors.New("not authenticated")
 	// ErrUnknownCallback: no purchase matches the callback's id, secret and
@@ -154,6 +157,8 @@ func mapCreate(err error) error {
 		return ErrInvalidPhone
 	case pe.Code == "42501" && pe.Message == "Your account is suspended":
 		return ErrSuspended
+	case pe.Code == "P0001" && pe.Message == "You have payments waiting for confirmation":
+		return ErrTooManyPending
 	case pe.Code == "42501":
 		return ErrNotSignedIn
 	}

@@ -118,6 +118,7 @@ export const enWallet = {
   'wallet.pay.error.invalid_phone': 'Enter a valid M-Pesa phone number, such as 0712 345 678',
   'wallet.pay.error.package_not_found': 'This package is no longer on sale. Choose another one.',
   'wallet.pay.error.account_suspended': 'Your account is suspended, so you cannot buy Nestcoins. Contact support.',
+  'wallet.pay.error.too_many_pending': 'You have payments waiting for confirmation. Answer the M-Pesa prompts on your phone, or wait a few minutes before trying again.',
   'wallet.pay.error.mpesa_rejected': 'M-Pesa refused the payment request. Nothing was charged; check the number and try again.',
   'wallet.pay.error.mpesa_unavailable': "M-Pesa can't be reached right now. Nothing was charged; try again in a few minutes.",
   'wallet.pay.error.payload_too_large': 'The payment request was too large. Try again.',

@@ -116,6 +116,7 @@ export const swWallet: Record<WalletKey, string> = {
   'wallet.pay.error.invalid_phone': 'Weka nambari sahihi ya simu ya M-Pesa, kama 0712 345 678',
   'wallet.pay.error.package_not_found': 'Kifurushi hiki hakiuzwi tena. Chagua kingine.',
   'wallet.pay.error.account_suspended': 'Akaunti yako imesimamishwa, kwa hivyo huwezi kununua Nestcoins. Wasiliana na huduma kwa wateja.',
+  'wallet.pay.error.too_many_pending': 'Una malipo yanayosubiri kuthibitishwa. Jibu maombi ya M-Pesa kwenye simu yako, au subiri dakika chache kabla ya kujaribu tena.',
   'wallet.pay.error.mpesa_rejected': 'M-Pesa imekataa ombi la malipo. Hakuna pesa iliyotozwa; kagua nambari kisha ujaribu tena.',
   'wallet.pay.error.mpesa_unavailable': 'M-Pesa haipatikani kwa sasa. Hakuna pesa iliyotozwa; jaribu tena baada ya dakika chache.',
   'wallet.pay.error.payload_too_large': 'Ombi la malipo lilikuwa kubwa mno. Jaribu tena.',

@@ -68,6 +68,7 @@ export const stkPushErrorCodes = [
   'invalid_phone',
   'package_not_found',
   'account_suspended',
+  'too_many_pending',
   'mpesa_rejected',
   'mpesa_unavailable',
   'payload_too_large',

@@ -79,6 +79,7 @@ describe('toStkPushError', () => {
     [400, { code: 'invalid_phone', message: 'Enter a valid M-Pesa phone number' }, 'invalid_phone'],
     [404, { code: 'package_not_found', message: 'Package not found' }, 'package_not_found'],
     [403, { code: 'account_suspended', message: 'Your account is suspended' }, 'account_suspended'],
+    [429, { code: 'too_many_pending', message: 'You have payments waiting for confirmation.' }, 'too_many_pending'],
     [502, { code: 'mpesa_rejected', message: 'Bad Request - Invalid PhoneNumber', purchase_id: 'p-1', status: 'failed' }, 'mpesa_rejected'],
     [502, { code: 'mpesa_unavailable', message: 'M-Pesa is unavailable', purchase_id: 'p-2', status: 'failed' }, 'mpesa_unavailable'],
     [413, { code: 'payload_too_large', message: 'The request body is too large' }, 'payload_too_large'],

@@ -348,6 +348,7 @@ describe('MpesaPayStep: errors of the push', () => {
     [400, { code: 'invalid_request', message: 'bad' }, 'invalid_request', "The payment request wasn't valid."],
     [404, { code: 'package_not_found', message: 'Package not found' }, 'package_not_found', 'This package is no longer on sale.'],
     [403, { code: 'account_suspended', message: 'Your account is suspended' }, 'account_suspended', 'Your account is suspended, so you cannot buy Nestcoins.'],
+    [429, { code: 'too_many_pending', message: 'You have payments waiting for confirmation.' }, 'too_many_pending', 'You have payments waiting for confirmation.'],
     [502, { code: 'mpesa_rejected', message: 'Bad Request - Invalid PhoneNumber', purchase_id: purchaseId, status: 'failed' }, 'mpesa_rejected', 'M-Pesa refused the payment request.'],
     [502, { code: 'mpesa_unavailable', message: 'down', purchase_id: purchaseId, status: 'failed' }, 'mpesa_unavailable', "M-Pesa can't be reached right now."],
     [413, { code: 'payload_too_large', message: 'The request body is too large' }, 'payload_too_large', 'The payment request was too large.'],
