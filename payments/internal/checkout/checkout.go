@@ -12,6 +12,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"log/slog"
+	"net"
 	"net/url"
 	"regexp"
 
@@ -102,6 +103,19 @@ func (s *Service) Start(ctx context.Context, buyer store.Caller, packageID, phon
 		Phone: p.Phone, Amount: p.AmountKES, CallbackURL: s.callbackURL(p.ID, secret),
 		AccountReference: s.AccountReference, Description: s.Description,
 	})
+	if err != nil && unanswered(err) {
+		// Daraja may have accepted the push and answered too late: the
+		// prompt can still reach the phone and be paid. The purchase stays
+		// pending, so its callback credits it (the callback names the
+		// CheckoutRequestID we never heard) and the app keeps waiting;
+		// without one, the sweep expires it. Failing it here would tell a
+		// buyer who then pays that nothing was charged.
+		s.Log.Warn("stk push unanswered; the purchase stays pending", "purchase_id", p.ID, "phone", phone.Mask(p.Phone), "error", err.Error())
+		return Started{
+			PurchaseID: p.ID, CustomerMessage: UnansweredMessage, Status: "pending",
+			AmountKES: p.AmountKES, Coins: p.Coins, Phone: p.Phone,
+		}, nil
+	}
 	if err != nil {
 		perr := &PushError{PurchaseID: p.ID, Message: "M-Pesa could not be reached. Try again in a moment.", Err: err}
 		var ae *daraja.APIError
@@ -130,6 +144,21 @@ func (s *Service) Start(ctx context.Context, buyer store.Caller, packageID, phon
 		PurchaseID: p.ID, CheckoutRequestID: res.CheckoutRequestID, MerchantRequestID: res.MerchantRequestID,
 		CustomerMessage: res.CustomerMessage, Status: "pending", AmountKES: p.AmountKES, Coins: p.Coins, Phone: p.Phone,
 	}, nil
+}
+
+// UnansweredMessage is the customer message of a push Daraja did not
+// answer in time.
+const UnansweredMessage = "M-Pesa did not confirm the request in time. If a prompt reaches your phone, you can still pay."
+
+// unanswered reports whether err is a push sent to Daraja whose answer did
+// not come in time, so that Daraja may have acted on it. A refused token,
+// or a connection never made, sent nothing.
+func unanswered(err error) bool {
+	if errors.Is(err, daraja.ErrAccessToken) {
+		return false
+	}
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 }
 
 func (s *Service) callbackURL(purchaseID string, secret []byte) string {

@@ -53,6 +53,9 @@ type envOptions struct {
 	// daraja changes the client's configuration (a wrong passkey, an
 	// unreachable base URL).
 	daraja func(*daraja.Config)
+	// pushDelay holds the simulator's answer to an STK push this long
+	// (it still takes the push, and its payer still decides).
+	pushDelay time.Duration
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -66,7 +69,24 @@ func newEnv(t testing.TB, o envOptions) *env {
 		o.callbackDelay = 50 * time.Millisecond
 	}
 	e.sim = darajasim.New(darajasim.Config{CallbackDelay: o.callbackDelay})
-	simSrv := httptest.NewServer(e.sim)
+	var simHandler http.Handler = e.sim
+	if o.pushDelay > 0 {
+		simHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == daraja.PathPush {
+				rec := httptest.NewRecorder()
+				e.sim.ServeHTTP(rec, r)
+				time.Sleep(o.pushDelay)
+				for k, v := range rec.Header() {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(rec.Code)
+				_, _ = w.Write(rec.Body.Bytes())
+				return
+			}
+			e.sim.ServeHTTP(w, r)
+		})
+	}
+	simSrv := httptest.NewServer(simHandler)
 	t.Cleanup(func() { e.sim.Close(); simSrv.Close() })
 	e.simURL = simSrv.URL
 

@@ -177,6 +177,34 @@ func TestSTKPushDarajaFailures(t *testing.T) {
 	}
 }
 
+// A push Daraja takes but answers too late stays pending, so the payment
+// the buyer then makes on the phone is credited by its callback (which
+// names the CheckoutRequestID the service never heard). Before, it failed
+// at once and the app said nothing was charged.
+func TestSTKPushAnsweredTooLate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{pushDelay: 700 * time.Millisecond, callbackDelay: 1500 * time.Millisecond, daraja: func(c *daraja.Config) {
+		c.HTTP = &http.Client{Timeout: 300 * time.Millisecond}
+	}})
+	u := e.newUser(t)
+	status, body := e.post(t, "/mpesa-stk-push", u.Token, map[string]any{"package_id": e.packageID(t, "Hustle Boost"), "phone": "254708374149"})
+	if status != 200 || body["status"] != "pending" || body["customer_message"] != checkout.UnansweredMessage {
+		t.Fatalf("late push: %d %v, want 200 pending", status, body)
+	}
+	id := body["purchase_id"].(string)
+	if p := e.purchase(t, id); p.Status != "pending" || p.CheckoutRequestID != "" {
+		t.Fatalf("right after the late push: %+v", p)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for e.purchase(t, id).Status == "pending" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if p := e.purchase(t, id); p.Status != "paid" || p.ResolvedVia != "callback" || p.CheckoutRequestID == "" || e.balance(t, u.ID) != 105 {
+		t.Errorf("after the payer paid: %+v, balance %d", p, e.balance(t, u.ID))
+	}
+	e.checkLedger(t)
+}
+
 // Forged callbacks are refused and change nothing; a replayed one is
 // accepted and credits nothing more.
 func TestCallbackForgeryAndReplay(t *testing.T) {
