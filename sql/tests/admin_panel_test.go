@@ -311,7 +311,6 @@ func TestAdminReadsRequireVerifiedSession(t *testing.T) {
 		values ($1, 'Unpaid draft', 'Bedsitter', 'Rent', 9000, 'Ruaka', false)`, u.ID)
 	e.mustSuper(t, `insert into storage.objects (bucket_id, name, owner_id) values ('kyc', $1 || '/front-1.jpg', $1)`, u.ID)
 	reads := []struct{ name, sql string }{
-		{"is_admin", `select public.is_admin()::int`},
 		{"phone number", `select count(*) from public.profiles where id = $1 and phone_number is not null`},
 		{"KYC submission", `select count(*) from public.kyc_verifications where user_id = $1`},
 		{"contact verification", `select count(*) from public.user_verifications where user_id = $1`},
@@ -323,14 +322,21 @@ func TestAdminReadsRequireVerifiedSession(t *testing.T) {
 	read := func(name, sql string) int64 {
 		t.Helper()
 		var n int64
-		args := []any{u.ID}
-		if name == "is_admin" {
-			args = nil
-		}
-		if r := fresh.exec(e, false, &n, sql, args...); r.Err != nil {
+		if r := fresh.exec(e, false, &n, sql, u.ID); r.Err != nil {
 			t.Fatalf("%s: %s", name, r.Message)
 		}
 		return n
+	}
+	isAdmin := func() bool {
+		t.Helper()
+		var yes bool
+		if r := fresh.exec(e, false, &yes, `select public.is_admin()`); r.Err != nil {
+			t.Fatalf("is_admin: %s", r.Message)
+		}
+		return yes
+	}
+	if isAdmin() {
+		t.Error("before the access code: is_admin is true")
 	}
 	for _, c := range reads {
 		if n := read(c.name, c.sql); n != 0 {
@@ -340,6 +346,9 @@ func TestAdminReadsRequireVerifiedSession(t *testing.T) {
 	var out map[string]any
 	if r := fresh.exec(e, true, &out, `select public.verify_admin_access('KEJA-ADMIN-2024')`); r.Err != nil || out["verified"] != true {
 		t.Fatalf("access code: %v %+v", out, r)
+	}
+	if !isAdmin() {
+		t.Error("after the access code: is_admin is false")
 	}
 	for _, c := range reads {
 		if n := read(c.name, c.sql); n < 1 {

@@ -103,20 +103,20 @@ func (s *Service) Start(ctx context.Context, buyer store.Caller, packageID, phon
 		Phone: p.Phone, Amount: p.AmountKES, CallbackURL: s.callbackURL(p.ID, secret),
 		AccountReference: s.AccountReference, Description: s.Description,
 	})
-	if err != nil && unanswered(err) {
-		// Daraja may have accepted the push and answered too late: the
-		// prompt can still reach the phone and be paid. The purchase stays
-		// pending, so its callback credits it (the callback names the
-		// CheckoutRequestID we never heard) and the app keeps waiting;
-		// without one, the sweep expires it. Failing it here would tell a
-		// buyer who then pays that nothing was charged.
-		s.Log.Warn("stk push unanswered; the purchase stays pending", "purchase_id", p.ID, "phone", phone.Mask(p.Phone), "error", err.Error())
-		return Started{
-			PurchaseID: p.ID, CustomerMessage: UnansweredMessage, Status: "pending",
-			AmountKES: p.AmountKES, Coins: p.Coins, Phone: p.Phone,
-		}, nil
-	}
 	if err != nil {
+		if unanswered(err) {
+			// Daraja may have accepted the push and answered too late: the
+			// prompt can still reach the phone and be paid. The purchase stays
+			// pending, so its callback credits it (the callback names the
+			// CheckoutRequestID we never heard) and the app keeps waiting;
+			// without one, the sweep expires it. Failing it here would tell a
+			// buyer who then pays that nothing was charged.
+			s.Log.Warn("stk push unanswered; the purchase stays pending", "purchase_id", p.ID, "phone", phone.Mask(p.Phone), "error", err.Error())
+			return Started{
+				PurchaseID: p.ID, CustomerMessage: UnansweredMessage, Status: "pending",
+				AmountKES: p.AmountKES, Coins: p.Coins, Phone: p.Phone,
+			}, nil
+		}
 		perr := &PushError{PurchaseID: p.ID, Message: "M-Pesa could not be reached. Try again in a moment.", Err: err}
 		var ae *daraja.APIError
 		// A refused OAuth token is our configuration, not the buyer's

@@ -59,15 +59,16 @@ func SniffMismatch(declared string, head []byte) bool {
 // type is served as application/octet-stream, which is inert.
 func InertType(contentType string) bool {
 	t := BaseType(contentType)
-	switch {
-	case t == "" || t == "image/svg+xml":
-		return t == ""
-	case strings.HasPrefix(t, "image/"), strings.HasPrefix(t, "audio/"), strings.HasPrefix(t, "video/"), strings.HasPrefix(t, "font/"):
+	switch t {
+	case "image/svg+xml":
+		return false
+	case "", "application/pdf", "application/octet-stream", "application/json", "application/zip", "text/plain", "text/csv":
 		return true
 	}
-	switch t {
-	case "application/pdf", "application/octet-stream", "application/json", "application/zip", "text/plain", "text/csv":
-		return true
+	for _, kind := range []string{"image/", "audio/", "video/", "font/"} {
+		if strings.HasPrefix(t, kind) {
+			return true
+		}
 	}
 	return false
 }
